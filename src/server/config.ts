@@ -1,0 +1,129 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the server reads, parsed once from the environment.
+ * With nothing configured the server runs on embedded defaults under DATA_DIR:
+ * an embedded PostgreSQL and files on local disk.
+ */
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: port(3000),
+    /** Public origin used in links sent by e-mail; defaults to http://localhost:PORT. */
+    PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().default('./.data'),
+    /** Signs local-disk download links and other server secrets; generated into DATA_DIR when unset. */
+    APP_SECRET: optionalString,
+
+    DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    EMBEDDED_PG_PORT: port(54329),
+
+    S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url().optional()),
+    S3_ACCESS_KEY: optionalString,
+    S3_SECRET_KEY: optionalString,
+    S3_BUCKET: optionalString,
+    S3_REGION: z.string().default('us-east-1'),
+
+    /** smtp://user:pass@host:587 or smtps://...; without it mail goes to the log and the dev outbox. */
+    SMTP_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    MAIL_FROM: z.string().default('Atende <no-reply@localhost>'),
+    /** HTTP SMS gateway (POST JSON {to, text} with a bearer token); without it SMS go to the dev outbox. */
+    SMS_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    SMS_TOKEN: optionalString,
+
+    MEDIASOUP_WORKER_BIN: optionalString,
+    MEDIASOUP_NUM_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+    RTC_LISTEN_IP: z.string().default('0.0.0.0'),
+    RTC_ANNOUNCED_IP: optionalString,
+    RTC_MIN_PORT: port(40000),
+    RTC_MAX_PORT: port(49999),
+  })
+  .superRefine((env, ctx) => {
+    const s3 = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const;
+    const given = s3.filter((k) => env[k] !== undefined);
+    if (given.length > 0 && given.length < s3.length) {
+      const missing = s3.filter((k) => env[k] === undefined);
+      ctx.addIssue({ code: 'custom', path: [missing[0]!], message: `is required when ${given.join(', ')} is set (missing: ${missing.join(', ')})` });
+    }
+    if (env.RTC_MIN_PORT > env.RTC_MAX_PORT) {
+      ctx.addIssue({ code: 'custom', path: ['RTC_MIN_PORT'], message: 'must not be greater than RTC_MAX_PORT' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  publicUrl: string;
+  logLevel: Env['LOG_LEVEL'];
+  dataDir: string;
+  appSecret: string | undefined;
+  database: { kind: 'external'; url: string } | { kind: 'embedded'; dir: string; port: number };
+  storage:
+    | { kind: 'minio'; endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string }
+    | { kind: 'local'; dir: string };
+  mail: { smtpUrl: string | undefined; from: string };
+  sms: { url: string | undefined; token: string | undefined };
+  media: {
+    workerBin: string | undefined;
+    numWorkers: number;
+    listenIp: string;
+    announcedIp: string | undefined;
+    minPort: number;
+    maxPort: number;
+  };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    logLevel: env.LOG_LEVEL,
+    dataDir,
+    appSecret: env.APP_SECRET,
+    database: env.DATABASE_URL
+      ? { kind: 'external', url: env.DATABASE_URL }
+      : { kind: 'embedded', dir: path.join(dataDir, 'postgres'), port: env.EMBEDDED_PG_PORT },
+    storage: env.S3_ENDPOINT
+      ? {
+          kind: 'minio',
+          endpoint: env.S3_ENDPOINT,
+          accessKey: env.S3_ACCESS_KEY!,
+          secretKey: env.S3_SECRET_KEY!,
+          bucket: env.S3_BUCKET!,
+          region: env.S3_REGION,
+        }
+      : { kind: 'local', dir: path.join(dataDir, 'files') },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    sms: { url: env.SMS_URL, token: env.SMS_TOKEN },
+    media: {
+      workerBin: env.MEDIASOUP_WORKER_BIN,
+      numWorkers: env.MEDIASOUP_NUM_WORKERS ?? os.availableParallelism(),
+      listenIp: env.RTC_LISTEN_IP,
+      announcedIp: env.RTC_ANNOUNCED_IP,
+      minPort: env.RTC_MIN_PORT,
+      maxPort: env.RTC_MAX_PORT,
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import express, { type Request } from 'express';
+import { pinoHttp } from 'pino-http';
+import { outboxPage } from './mail/outbox-page';
+import { createMetrics } from './metrics';
+import type { AppDeps } from './deps';
+import { createRealtime, type Io } from './realtime';
+import { appRouter } from './router';
+import { localFilesHandler } from './storage';
+import { serveAvatar, uploadAvatar } from './modules/identity/avatar';
+import { checkHealth } from './modules/system/service';
+import { createContext } from './trpc';
+
+const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
+/** Paths the server owns; everything else is a client route (history mode). */
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars)(\/|$)/;
+export const MAX_BODY_BYTES = 1_000_000;
+
+export interface AppServer {
+  httpServer: http.Server;
+  io: Io;
+  deps: AppDeps;
+  listen(port: number, host: string): Promise<string>;
+  /** Stop accepting, close sockets, let in-flight requests finish. The caller closes the DB. */
+  close(): Promise<void>;
+}
+
+export function createServer(base: Omit<AppDeps, 'realtime'>): AppServer {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  const httpServer = http.createServer(app);
+  const metrics = createMetrics(new Set(Object.keys(appRouter._def.procedures)));
+  const { io, realtime } = createRealtime(httpServer, {
+    db: base.db,
+    logger: base.logger,
+    clock: base.clock,
+    onSocketCount: (n) => metrics.openSockets.set(n),
+  });
+  const deps: AppDeps = { ...base, realtime };
+
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+    }),
+  );
+  app.use(metrics.httpMiddleware);
+
+  app.get('/healthz', async (_req, res) => {
+    const health = await checkHealth(deps);
+    res.status(health.ok ? 200 : 503).json(health);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  if (deps.mailer.kind === 'outbox' && deps.config.env !== 'production') app.get('/dev/outbox', outboxPage(deps.db));
+  if (deps.storage.driver === 'local') app.use('/files', localFilesHandler(deps.storage, deps.config.appSecret!));
+
+  app.put('/uploads/avatar', uploadAvatar(deps));
+  app.get('/avatars/:userId', serveAvatar(deps));
+
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: (opts) => createContext(deps, opts),
+      maxBodySize: MAX_BODY_BYTES,
+      onError: ({ error, path, req }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') {
+          (req as Request).log.error({ err: error.cause ?? error, path }, 'procedure failed');
+        }
+      },
+    }),
+  );
+
+  // The built client, with every non-server path answered by index.html (history-mode routing).
+  app.use(express.static(clientDir, { index: false, maxAge: '1h', immutable: false }));
+  app.use((req, res, next) => {
+    if (req.method !== 'GET' || SERVER_PATHS.test(req.path)) return next();
+    const index = path.join(clientDir, 'index.html');
+    if (!fs.existsSync(index)) {
+      res.status(503).type('text/plain').send('The browser app is not built yet: run `npm run build`.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+  app.use((_req, res) => res.status(404).json({ error: 'Not found' }));
+  // Express's own handler prints stacks outside production; ours never does.
+  app.use((err: unknown, req: Request, res: express.Response, _next: express.NextFunction) => {
+    const status = (err as { status?: number }).status ?? 500;
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    if (!res.headersSent) res.status(status).json({ error: status >= 500 ? 'Something went wrong; try again' : (err as Error).message });
+  });
+
+  return {
+    httpServer,
+    io,
+    deps,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          const addr = httpServer.address();
+          const actual = typeof addr === 'object' && addr ? addr.port : port;
+          resolve(`http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${actual}`);
+        });
+      }),
+    close: async () => {
+      metrics.stop();
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      // io.close() disconnects every socket and closes the HTTP server too.
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import cron from 'node-cron';
+import type { AppDeps } from '../deps';
+import { purgeExpiredGuests } from '../modules/identity/service';
+
+type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger'>;
+
+/** Housekeeping that may run on every instance at once: each job is an idempotent delete. */
+export const JOBS: { name: string; schedule: string; run(deps: JobDeps): Promise<number> }[] = [
+  { name: 'purge expired guests', schedule: '*/10 * * * *', run: purgeExpiredGuests },
+  {
+    name: 'purge expired sessions',
+    schedule: '17 * * * *',
+    run: async ({ db, clock }) => (await db.session.deleteMany({ where: { expiresAt: { lte: clock.now() } } })).count,
+  },
+  {
+    name: 'purge spent rate-limit windows and e-mail links',
+    schedule: '23 * * * *',
+    run: async ({ db, clock }) => {
+      const now = clock.now();
+      const [limits, tokens, codes] = await db.$transaction([
+        db.rateLimit.deleteMany({ where: { resetAt: { lte: now } } }),
+        db.authToken.deleteMany({ where: { expiresAt: { lte: now } } }),
+        db.phoneCode.deleteMany({ where: { expiresAt: { lte: new Date(now.getTime() - 24 * 3_600_000) } } }),
+      ]);
+      return limits.count + tokens.count + codes.count;
+    },
+  },
+];
+
+export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
+  const tasks = JOBS.map((job) =>
+    cron.schedule(job.schedule, async () => {
+      try {
+        const count = await job.run(deps);
+        if (count) deps.logger.info({ job: job.name, count }, 'job done');
+      } catch (err) {
+        deps.logger.error({ err, job: job.name }, 'job failed');
+      }
+    }),
+  );
+  return {
+    stop: async () => {
+      for (const t of tasks) await t.stop();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Boot order: config -> db -> storage -> http (trpc + socket.io) -> sfu -> jobs.
+ * `startApp` is what `npm start`, the Docker image and the tests all run.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { systemClock, type Clock } from './clock';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createDb } from './db/client';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
+import { migrate } from './db/migrate';
+import { createServer, type AppServer } from './http';
+import { startJobs } from './jobs';
+import { createLogger, type Logger } from './logger';
+import { createMailer } from './mail';
+import { MediaWorkers } from './media';
+import { createSmsSender } from './sms';
+import { createStorage } from './storage';
+
+export interface RunningApp {
+  url: string;
+  server: AppServer;
+  stop(): Promise<void>;
+}
+
+export async function startApp(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  opts: { clock?: Clock } = {},
+): Promise<RunningApp> {
+  const clock = opts.clock ?? systemClock;
+  const cleanups: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((err) => logger.error({ err }, 'shutdown step failed'));
+    }
+  };
+  try {
+    let databaseUrl: string;
+    if (config.database.kind === 'embedded') {
+      const pg: EmbeddedPostgres = await startEmbeddedPostgres({ ...config.database, logger });
+      cleanups.push(() => pg.stop());
+      databaseUrl = pg.url;
+      logger.info({ dir: config.database.dir, port: config.database.port }, 'database: embedded PostgreSQL');
+    } else {
+      databaseUrl = config.database.url;
+      logger.info({ host: new URL(databaseUrl).host }, 'database: external PostgreSQL (DATABASE_URL)');
+    }
+    await migrate(databaseUrl, logger);
+    const db = createDb(databaseUrl);
+    cleanups.push(() => db.$disconnect());
+
+    const appSecret = config.appSecret ?? readOrCreateSecret(config.dataDir);
+    const storage = createStorage(config.storage, { publicUrl: config.publicUrl, secret: appSecret });
+    await storage.init();
+    logger.info(
+      config.storage.kind === 'minio'
+        ? { endpoint: config.storage.endpoint, bucket: config.storage.bucket }
+        : { dir: config.storage.dir },
+      `storage: ${config.storage.kind === 'minio' ? 'MinIO/S3' : 'local disk'}`,
+    );
+
+    const media = await MediaWorkers.start({
+      workerBin: config.media.workerBin,
+      numWorkers: config.media.numWorkers,
+      rtcMinPort: config.media.minPort,
+      rtcMaxPort: config.media.maxPort,
+      logger,
+    });
+    cleanups.push(() => media.close());
+    const mediaStatus = media.status();
+    if (mediaStatus.available) logger.info({ workers: mediaStatus.workers.length }, 'calls: mediasoup workers ready');
+    else logger.warn({ reason: mediaStatus.reason }, 'calls unavailable');
+
+    const mailer = createMailer({ ...config.mail, db, logger });
+    const sms = createSmsSender({ ...config.sms, db, logger });
+    logger.info({ mail: mailer.kind, sms: sms.kind }, 'mail and SMS');
+
+    const server = createServer({ config: { ...config, appSecret }, db, logger, storage, media, clock, mailer, sms });
+    const url = await server.listen(config.port, config.host);
+    cleanups.push(() => server.close());
+    const jobs = startJobs({ db, clock, logger });
+    cleanups.push(() => jobs.stop());
+    return { url, server, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Without APP_SECRET, one is generated on first start and kept with the data. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'app-secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  const app = await startApp(config, logger);
+  logger.info(`Atende is running at ${app.url}`);
+  console.log(`\n  Atende is running at ${app.url}\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    app.stop().then(
+      () => {
+        clearTimeout(force);
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

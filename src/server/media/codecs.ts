@@ -1,0 +1,40 @@
+import type { types } from 'mediasoup';
+
+/**
+ * What every router offers. Opus and VP8 are the codecs every browser sends; H264 constrained
+ * baseline (42e01f, packetization-mode 1) is what Safari and hardware encoders on phones prefer.
+ */
+export const MEDIA_CODECS: types.RouterRtpCodecCapability[] = [
+  { kind: 'audio', mimeType: 'audio/opus', clockRate: 48000, channels: 2 },
+  { kind: 'video', mimeType: 'video/VP8', clockRate: 90000, parameters: {} },
+  {
+    kind: 'video',
+    mimeType: 'video/H264',
+    clockRate: 90000,
+    parameters: { 'packetization-mode': 1, 'profile-level-id': '42e01f', 'level-asymmetry-allowed': 1 },
+  },
+];
+
+/**
+ * Options for `router.createWebRtcTransport`. `announcedIp` is the address browsers reach
+ * (RTC_ANNOUNCED_IP) when the server listens on a private or wildcard address. TCP is offered too
+ * because some corporate networks drop UDP; UDP stays preferred for latency.
+ */
+export function createWebRtcTransportOptions({
+  listenIp,
+  announcedIp,
+}: {
+  listenIp: string;
+  announcedIp: string | undefined;
+}): types.WebRtcTransportOptions {
+  const announced = announcedIp ? { announcedAddress: announcedIp } : {};
+  return {
+    listenInfos: [
+      { protocol: 'udp', ip: listenIp, ...announced },
+      { protocol: 'tcp', ip: listenIp, ...announced },
+    ],
+    enableUdp: true,
+    enableTcp: true,
+    preferUdp: true,
+  };
+}

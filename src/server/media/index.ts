@@ -1,0 +1,3 @@
+export { MEDIA_CODECS, createWebRtcTransportOptions } from './codecs';
+export type { MediaStatus } from './status';
+export { MediaWorkers, resolveWorkerBin, type MediaWorkersOptions, type WorkerBinResolution, type WorkerDiedEvent } from './workers';

@@ -1,0 +1,66 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import {
+  rooms,
+  SOCKET_UNAUTHENTICATED,
+  type ClientToServerEvents,
+  type InterServerEvents,
+  type ServerToClientEvents,
+  type SocketData,
+} from '../../shared/realtime';
+import type { Clock } from '../clock';
+import type { Db } from '../db/client';
+import type { Logger } from '../logger';
+import { readCookie, resolveSession, SESSION_COOKIE } from '../modules/identity/sessions';
+
+export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/** What services use to push: typed emits to rooms, after their transaction has committed. */
+export interface Realtime {
+  toUser<E extends keyof ServerToClientEvents>(userId: string, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+}
+
+export function createRealtime(
+  httpServer: HttpServer,
+  deps: { db: Db; logger: Logger; clock: Clock; onSocketCount?: (n: number) => void },
+) {
+  const io: Io = new Server(httpServer, {
+    path: '/socket.io',
+    serveClient: false,
+    maxHttpBufferSize: 1_000_000,
+    // Same origin only: the app and its API are served by this process.
+    cors: undefined,
+  });
+
+  // The handshake carries the same httpOnly cookie as tRPC; no cookie, no socket.
+  io.use(async (socket, next) => {
+    try {
+      const token = readCookie(socket.handshake.headers.cookie, SESSION_COOKIE);
+      const auth = token ? await resolveSession(deps.db, token, deps.clock.now()) : null;
+      if (!auth) return next(new Error(SOCKET_UNAUTHENTICATED));
+      socket.data.userId = auth.user.id;
+      socket.data.sessionId = auth.session.id;
+      next();
+    } catch (err) {
+      deps.logger.error({ err }, 'socket handshake failed');
+      next(new Error('The server could not check your session; try again'));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    deps.onSocketCount?.(io.engine.clientsCount);
+    void socket.join(rooms.user(socket.data.userId));
+    socket.emit('session:ready', { userId: socket.data.userId, socketId: socket.id });
+    socket.on('ping', (ack) => {
+      if (typeof ack === 'function') ack({ serverTime: Date.now() });
+    });
+    socket.on('disconnect', () => deps.onSocketCount?.(io.engine.clientsCount));
+  });
+
+  const realtime: Realtime = {
+    toUser: (userId, event, ...args) => {
+      io.to(rooms.user(userId)).emit(event, ...args);
+    },
+  };
+  return { io, realtime };
+}

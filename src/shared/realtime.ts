@@ -1,0 +1,34 @@
+/**
+ * The typed Socket.IO contract between server and browser. Rooms: `user:<id>`, `company:<id>`,
+ * `queue:<companyId>`, `conversation:<id>`, `call:<id>` (ARCHITECTURE.md, Realtime).
+ * Each module adds its events here; payloads are plain JSON.
+ */
+export interface ServerToClientEvents {
+  /** Sent once after the handshake, so the client knows who the server thinks it is. */
+  'session:ready': (payload: { userId: string; socketId: string }) => void;
+  /** Something changed that the user should look at (the notifications module fills this in). */
+  'notification:new': (payload: { id: string; title: string; subtitle?: string }) => void;
+}
+
+export interface ClientToServerEvents {
+  /** Round-trip check; the server acknowledges with its clock. */
+  ping: (ack: (payload: { serverTime: number }) => void) => void;
+}
+
+export interface InterServerEvents {}
+
+export interface SocketData {
+  userId: string;
+  sessionId: string;
+}
+
+export const rooms = {
+  user: (id: string) => `user:${id}`,
+  company: (id: string) => `company:${id}`,
+  queue: (companyId: string) => `queue:${companyId}`,
+  conversation: (id: string) => `conversation:${id}`,
+  call: (id: string) => `call:${id}`,
+} as const;
+
+/** The message the handshake fails with when no valid session cookie comes along. */
+export const SOCKET_UNAUTHENTICATED = 'Not signed in: the connection needs a valid session';

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter } from '../../src/server/router';
+import { authedProcedure, createCallerFactory, router } from '../../src/server/trpc';
+import { domainSchema } from '../../src/shared/schemas/company';
+import { memberOfNewCompany } from '../helpers/fixtures';
+import { findIsolationViolations, isCompanyScoped, listProcedures } from '../helpers/procedures';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { callProcedure } from '../helpers/trpc';
+
+let server: TestServer;
+let victim: Awaited<ReturnType<typeof memberOfNewCompany>>;
+let outsider: Awaited<ReturnType<typeof memberOfNewCompany>>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  victim = await memberOfNewCompany(server.db);
+  outsider = await memberOfNewCompany(server.db);
+});
+afterAll(() => server?.close());
+
+describe('tenant isolation across the whole app router', () => {
+  const procedures = listProcedures(appRouter);
+
+  it('finds the company-scoped procedures it must check', () => {
+    expect(procedures.filter(isCompanyScoped).map((p) => p.path)).toEqual(expect.arrayContaining(['company.current', 'company.members']));
+  });
+
+  it('refuses every company-scoped procedure to an admin of another company', async () => {
+    const violations = await findIsolationViolations(procedures, async (p) => {
+      const res = await callProcedure(server.url, p.path, { domain: victim.company.domain }, { cookie: outsider.cookie, type: p.type === 'mutation' ? 'mutation' : 'query' });
+      return { code: res.error?.code, message: res.error?.message };
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('lets the company own members through the same calls (the check is not refusing everyone)', async () => {
+    for (const p of procedures.filter(isCompanyScoped)) {
+      const res = await callProcedure(server.url, p.path, { domain: victim.company.domain }, { cookie: victim.cookie, type: p.type === 'mutation' ? 'mutation' : 'query' });
+      expect(res.error?.code, p.path).not.toBe('FORBIDDEN');
+    }
+  });
+
+  it('catches a company procedure that skips the membership check', async () => {
+    // What a careless change would add: a procedure naming a company but built on `authed`.
+    const rogue = router({
+      leak: authedProcedure.input(z.object({ domain: domainSchema })).query(({ ctx, input }) => ctx.db.company.findUnique({ where: { domain: input.domain } })),
+    });
+    const caller = createCallerFactory(rogue)({
+      ...server.server.deps,
+      req: {} as never,
+      res: {} as never,
+      log: server.server.deps.logger,
+      user: outsider.user,
+      session: await server.db.session.findFirstOrThrow({ where: { userId: outsider.user.id } }),
+    });
+    const violations = await findIsolationViolations(listProcedures(rogue), async () => {
+      try {
+        await caller.leak({ domain: victim.company.domain });
+        return {};
+      } catch (err: any) {
+        return { code: err.code, message: err.message };
+      }
+    });
+    expect(violations).toEqual([
+      'leak: takes a company in its input but is "authed", not member or admin',
+      'leak: an outsider got success (data) instead of FORBIDDEN',
+    ]);
+  });
+});
