@@ -308,3 +308,46 @@ describe('the account page', () => {
     expect((await callProcedure(server.url, 'account.sessions', undefined)).status).toBe(401);
   });
 });
+
+describe('avatar upload', () => {
+  const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+
+  it('stores an image, serves it through a short-lived link, and replaces the old one', async () => {
+    const b = browser();
+    const me = (await b.call('auth.signUp', signUpInput(email()))).data as any;
+    const put = (body: Buffer, type = 'image/png') =>
+      fetch(`${server.url}/uploads/avatar`, { method: 'PUT', headers: { cookie: b.cookie!, 'content-type': type }, body });
+
+    expect((await put(png)).status).toBe(200);
+    const first = await server.db.user.findUniqueOrThrow({ where: { id: me.user.id } });
+    const redirect = await fetch(`${server.url}/avatars/${me.user.id}`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    const image = await fetch(redirect.headers.get('location')!);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(png);
+
+    expect((await put(png)).status).toBe(200);
+    await expect(server.server.deps.storage.stat(first.avatarKey!)).rejects.toThrow();
+  });
+
+  it('refuses a file that is not an image, whatever it claims to be', async () => {
+    const b = browser();
+    await b.call('auth.signUp', signUpInput(email()));
+    const res = await fetch(`${server.url}/uploads/avatar`, {
+      method: 'PUT',
+      headers: { cookie: b.cookie!, 'content-type': 'image/png' },
+      body: Buffer.from('<html><script>alert(1)</script></html>'),
+    });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ error: 'The file must be an image (PNG, JPEG, GIF or WebP)' });
+  });
+
+  it('refuses an anonymous upload and an image over 5 MB', async () => {
+    expect((await fetch(`${server.url}/uploads/avatar`, { method: 'PUT', body: png })).status).toBe(401);
+    const b = browser();
+    await b.call('auth.signUp', signUpInput(email()));
+    const big = Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024)]);
+    const res = await fetch(`${server.url}/uploads/avatar`, { method: 'PUT', headers: { cookie: b.cookie! }, body: big });
+    expect(res.status).toBe(413);
+  });
+});
