@@ -1,0 +1,10 @@
+import { msg } from '@lingui/core/macro';
+import { placeholderPage } from '../../ui/Placeholder';
+
+export const UserSettingsPage = placeholderPage(msg`User settings`);
+export const MyAccountPage = placeholderPage(msg`My account`);
+export const NotificationsPage = placeholderPage(msg`Notifications`);
+export const InvitesPage = placeholderPage(msg`Invitations`);
+export const SelectCompanyPage = placeholderPage(msg`Choose company`);
+/** Links a Telegram chat to the user's notifications; opened from Telegram, without the app shell. */
+export const TelegramNotifyPage = placeholderPage(msg`Telegram notifications`);

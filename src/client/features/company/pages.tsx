@@ -1,0 +1,28 @@
+import { msg } from '@lingui/core/macro';
+import { Outlet, useParams } from 'react-router-dom';
+import { domainSchema } from '../../../shared/schemas/company';
+import { NotFound } from '../../ui/NotFound';
+import { placeholderPage } from '../../ui/Placeholder';
+
+/**
+ * /:emp/... — a company's public pages. The first segment only names a company when it could be
+ * a domain, so '/i/direct' or '/x/wait' are not taken for company pages.
+ */
+export function CompanyLayout() {
+  const { emp } = useParams();
+  if (!domainSchema.safeParse(emp).success) return <NotFound />;
+  return <Outlet />;
+}
+
+export const CompanyHomePage = placeholderPage(msg`Company page`);
+export const CompanyWhatsAppPage = placeholderPage(msg`WhatsApp`);
+export const CompanyInvitationLinkPage = placeholderPage(msg`Company invitation`);
+export const DirectRequestPage = placeholderPage(msg`Request service`);
+export const DirectQueuePage = placeholderPage(msg`Waiting in the queue`);
+export const ContactUsPage = placeholderPage(msg`Contact us`);
+export const TicketPage = placeholderPage(msg`Ticket`);
+export const CustomerChatPage = placeholderPage(msg`Conversation`);
+export const JoinCompanyPage = placeholderPage(msg`Join the company`);
+export const InvitationPage = placeholderPage(msg`Invitation`);
+export const WaitApprovalPage = placeholderPage(msg`Waiting for approval`);
+export const BlockedPage = placeholderPage(msg`Access blocked`);

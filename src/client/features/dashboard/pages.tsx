@@ -1,0 +1,6 @@
+import { msg } from '@lingui/core/macro';
+import { placeholderPage } from '../../ui/Placeholder';
+
+export const DashboardPage = placeholderPage(msg`Dashboard`);
+export const DoctorDashboardPage = placeholderPage(msg`Doctor dashboard`);
+export const SlaBoardPage = placeholderPage(msg`SLA board`);

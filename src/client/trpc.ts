@@ -1,0 +1,21 @@
+import { httpBatchLink } from '@trpc/client';
+import { createTRPCReact } from '@trpc/react-query';
+import superjson from 'superjson';
+import type { AppRouter } from '../server/router';
+
+/** Typed hooks for every procedure of the server's app router. */
+export const trpc = createTRPCReact<AppRouter>();
+
+export function createTrpcClient() {
+  return trpc.createClient({
+    links: [
+      httpBatchLink({
+        url: '/trpc',
+        // tRPC v11 sets the transformer on the link; it must match the server's (superjson).
+        transformer: superjson,
+        // The session lives in an HttpOnly cookie.
+        fetch: (url, init) => fetch(url, { ...init, credentials: 'include' }),
+      }),
+    ],
+  });
+}

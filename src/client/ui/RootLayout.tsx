@@ -1,0 +1,32 @@
+import { Suspense } from 'react';
+import { Link, Outlet } from 'react-router-dom';
+import { HealthBadge } from './HealthBadge';
+import { LanguagePicker } from './LanguagePicker';
+import { BRAND } from './PageTitle';
+import { Spinner } from './Spinner';
+
+/** Frame of every screen: brand and language picker on top, server status at the bottom. */
+export function RootLayout() {
+  return (
+    <div className="shell">
+      <header className="shell-header">
+        <Link to="/" className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            A
+          </span>
+          {BRAND}
+        </Link>
+        <LanguagePicker />
+      </header>
+      <main className="shell-main">
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="shell-footer">
+        <span>{BRAND}</span>
+        <HealthBadge />
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The browser app's shell, served by the real server from dist/client (`npm test` builds it
+ * first): landing, not-found, deep links through the history fallback, the language picker.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!fs.existsSync('dist/client/index.html')) {
+    throw new Error('dist/client is missing: build the browser app first (npm run build, or npm test)');
+  }
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh profile (no stored language) whose browser prefers US English. */
+async function openPage(path: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await page.goto(server.url + path);
+  return { context, page };
+}
+
+describe('app shell', () => {
+  it('shows the landing page at /', async () => {
+    const { context, page } = await openPage('/');
+    try {
+      await page.getByRole('heading', { level: 1, name: 'Atende' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/i/login');
+      expect(await page.getByRole('link', { name: 'Register company' }).isVisible()).toBe(true);
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      expect(await page.title()).toBe('Atende · Atende');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the not-found page for any unknown path', async () => {
+    const { context, page } = await openPage('/anything/that/does/not/exist/x');
+    try {
+      await page.getByText('Sorry, page not found').waitFor();
+      // 'i' can never be a company domain, so /i/<x> is not taken for a company page either.
+      await page.goto(server.url + '/i/direct');
+      await page.getByText('Sorry, page not found').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens deep links directly (history-mode fallback)', async () => {
+    const { context, page } = await openPage('/i/settings/members');
+    try {
+      await page.getByRole('heading', { name: 'Members' }).waitFor();
+      expect(await page.title()).toBe('Members · Atende');
+      await page.goto(server.url + '/i/recent/chat/abc123/details');
+      await page.getByRole('heading', { name: 'Service details' }).waitFor();
+      await page.goto(server.url + '/acme/direct/queue/sales');
+      await page.getByRole('heading', { name: 'Waiting in the queue' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('switches to Portuguese from the picker and keeps it after a reload', async () => {
+    const { context, page } = await openPage('/');
+    try {
+      const picker = page.getByRole('combobox', { name: 'Language' });
+      await picker.waitFor();
+      expect(await picker.locator('option').allTextContents()).toEqual(['English', 'Português', 'Español', 'Italiano', 'Deutsch']);
+
+      await picker.selectOption('pt');
+      await page.getByRole('link', { name: 'Entrar' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+      expect(await page.locator('html').getAttribute('lang')).toBe('pt');
+
+      await page.reload();
+      await page.getByRole('link', { name: 'Entrar' }).waitFor();
+      expect(await page.getByRole('combobox', { name: 'Idioma' }).inputValue()).toBe('pt');
+      expect(await page.evaluate(() => localStorage.getItem('lang'))).toBe('pt');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says in the footer when calls are unavailable, and why', async () => {
+    // The test server runs without media workers (MEDIASOUP_NUM_WORKERS=0).
+    const { context, page } = await openPage('/');
+    try {
+      const badge = page.getByText('Calls unavailable');
+      await badge.waitFor();
+      expect(await badge.getAttribute('title')).toContain('MEDIASOUP_NUM_WORKERS=0');
+      expect(await page.getByText('Online').isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
