@@ -15,9 +15,12 @@ export function maskBrazilianPhone(value: string): string {
   return `${area}${rest}`;
 }
 
-/** +55 and the area code make a full number: 12 or 13 digits. Other countries: 8 to 15 digits. */
+/**
+ * Digits with the country code. A number written with '+' is taken as international as it is;
+ * otherwise 10 or 11 digits are a Brazilian number with its area code and get +55.
+ */
 export function normalizePhone(value: string): string | null {
   let d = onlyDigits(value);
-  if (d.length === 10 || d.length === 11) d = `55${d}`;
+  if (!value.trim().startsWith('+') && (d.length === 10 || d.length === 11)) d = `55${d}`;
   return d.length >= 8 && d.length <= 15 ? d : null;
 }
