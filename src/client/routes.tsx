@@ -7,6 +7,7 @@
  */
 import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { AuthGuard } from './guard/AuthGuard';
 import { AppLayout } from './ui/AppLayout';
 import { NotFound } from './ui/NotFound';
 import { RootLayout } from './ui/RootLayout';
@@ -233,6 +234,8 @@ export const routes: RouteObject[] = [
       {
         // Inside the layout, so a failing screen keeps the header, language picker and footer.
         errorElement: <RouteError />,
+        // Every screen passes the route guard first (it reads each route's RouteHandle).
+        element: <AuthGuard />,
         children: [
           { index: true, element: home('LandingPage') },
           {

@@ -10,6 +10,7 @@ import { z, ZodError } from 'zod';
 import { domainSchema } from '../shared/schemas/company';
 import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
 import type { AppDeps } from './deps';
+import { RateLimitedError } from './modules/identity/rate-limit';
 import { SESSION_COOKIE, readCookie, resolveSession } from './modules/identity/sessions';
 
 // ---------------------------------------------------------------------------------------------
@@ -40,6 +41,8 @@ export class AccessError extends TRPCError {
   }
 }
 
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong; try again';
+
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
@@ -50,7 +53,8 @@ const t = initTRPC
       return {
         ...shape,
         // The first issue, readable, is the message the user sees; the rest stay available.
-        message: zodError ? readableZodMessage(zodError) : shape.message,
+        // An unexpected failure says so in plain words: its own text (SQL, paths) is for the log.
+        message: zodError ? readableZodMessage(zodError) : isUnexpected(error) ? INTERNAL_ERROR_MESSAGE : shape.message,
         data: {
           code: shape.data.code,
           httpStatus: shape.data.httpStatus,
@@ -58,10 +62,19 @@ const t = initTRPC
           // Stack traces never leave the server, whatever NODE_ENV says.
           fieldErrors: zodError ? z.flattenError(zodError).fieldErrors : undefined,
           access: error instanceof AccessError ? error.refusal.reason : undefined,
+          retryAfterMs: error instanceof RateLimitedError ? error.retryAfterMs : undefined,
         },
       };
     },
   });
+
+/**
+ * An exception nobody meant to show: tRPC wraps it as INTERNAL_SERVER_ERROR carrying the original
+ * message. A service that throws INTERNAL_SERVER_ERROR itself chose its words, and keeps them.
+ */
+function isUnexpected(error: TRPCError): boolean {
+  return error.code === 'INTERNAL_SERVER_ERROR' && (!error.cause || error.message === error.cause.message || error.message === error.code);
+}
 
 function readableZodMessage(error: ZodError): string {
   const issue = error.issues[0];

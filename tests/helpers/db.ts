@@ -3,12 +3,11 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { pgConnectionFields, withDatabase } from '../../src/server/db/url';
 
-import { TEST_DB_PREFIX } from './names';
 
 /** A fresh, migrated database of its own (a clone of the run's template). Returns its URL. */
 export async function createTestDatabase(): Promise<string> {
   const adminUrl = inject('pgAdminUrl');
-  const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+  const name = `${inject('testDbPrefix')}${randomBytes(6).toString('hex')}`;
   const client = new pg.Client(pgConnectionFields(adminUrl));
   await client.connect();
   try {

@@ -18,6 +18,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
     templateDb: string;
+    /** Prefix of this run's databases: concurrent runs on one server never drop each other's. */
+    testDbPrefix: string;
   }
 }
 
@@ -80,10 +82,12 @@ export async function setup(project: TestProject) {
 
   project.provide('pgAdminUrl', adminUrl);
   project.provide('templateDb', templateDb);
+  const runPrefix = `${TEST_DB_PREFIX}${process.pid}_`;
+  project.provide('testDbPrefix', runPrefix);
 
   return async () => {
     await admin(adminUrl!, async (c) => {
-      const dbs = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE '${TEST_DB_PREFIX}%'`);
+      const dbs = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE '${runPrefix}%'`);
       for (const row of dbs.rows) await c.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
     });
     await embedded?.stop();

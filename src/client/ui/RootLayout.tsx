@@ -1,11 +1,12 @@
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router-dom';
+import { UserMenu } from '../guard/UserMenu';
 import { HealthBadge } from './HealthBadge';
 import { LanguagePicker } from './LanguagePicker';
 import { BRAND } from './PageTitle';
 import { Spinner } from './Spinner';
 
-/** Frame of every screen: brand and language picker on top, server status at the bottom. */
+/** Frame of every screen: brand, signed-in user and language picker on top, server status at the bottom. */
 export function RootLayout() {
   return (
     <div className="shell">
@@ -16,7 +17,10 @@ export function RootLayout() {
           </span>
           {BRAND}
         </Link>
-        <LanguagePicker />
+        <div className="shell-header-actions">
+          <UserMenu />
+          <LanguagePicker />
+        </div>
       </header>
       <main className="shell-main">
         <Suspense fallback={<Spinner />}>

@@ -22,8 +22,17 @@ export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email
 export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.passwordTooShort).max(200);
 const nameSchema = z.string().trim().min(1, IDENTITY_MESSAGES.fillAllFields).max(120);
 
+/** Where to continue after an e-mailed link: a path of this site, never another origin. */
+export const redirectSchema = z.string().max(500).regex(/^\/(?!\/)/, 'Invalid redirect');
+
 export const signUpInput = z
-  .object({ name: nameSchema, email: emailSchema, password: passwordSchema, passwordConfirm: z.string().max(200) })
+  .object({
+    name: nameSchema,
+    email: emailSchema,
+    password: passwordSchema,
+    passwordConfirm: z.string().max(200),
+    redirect: redirectSchema.optional(),
+  })
   .refine((v) => v.password === v.passwordConfirm, { message: IDENTITY_MESSAGES.passwordsDiffer, path: ['passwordConfirm'] });
 
 export const signInInput = z.object({ email: emailSchema, password: z.string().min(1, IDENTITY_MESSAGES.fillAllFields).max(200) });

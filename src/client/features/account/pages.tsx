@@ -1,8 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { placeholderPage } from '../../ui/Placeholder';
 
-export const UserSettingsPage = placeholderPage(msg`User settings`);
-export const MyAccountPage = placeholderPage(msg`My account`);
+export { MyAccountPage, UserSettingsPage } from './AccountPages';
 export const NotificationsPage = placeholderPage(msg`Notifications`);
 export const InvitesPage = placeholderPage(msg`Invitations`);
 export const SelectCompanyPage = placeholderPage(msg`Choose company`);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   accountUpdateInput,
   guestInput,
+  redirectSchema,
   phoneCodeRequestInput,
   phoneCodeVerifyInput,
   recoveryRequestInput,
@@ -52,7 +53,7 @@ export const authRouter = router({
   }),
   resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.resetPassword(deps(ctx), input, meta(ctx)))),
   sendVerificationEmail: authedProcedure
-    .input(z.object({ redirect: z.string().max(500).startsWith('/').optional() }))
+    .input(z.object({ redirect: redirectSchema.optional() }))
     .mutation(async ({ ctx, input }) => {
       await identity.sendVerificationEmail(deps(ctx), ctx.user, input.redirect);
       return { sentTo: ctx.user.email };

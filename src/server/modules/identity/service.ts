@@ -18,7 +18,7 @@ import type { Db } from '../../db/client';
 import type { Mailer } from '../../mail';
 import { passwordResetMail, verificationMail } from '../../mail/templates';
 import type { SmsSender } from '../../sms';
-import { hit, LIMITS } from './rate-limit';
+import { hit, LIMITS, RateLimitedError } from './rate-limit';
 import { createSession } from './sessions';
 
 export interface IdentityDeps {
@@ -57,14 +57,14 @@ async function startSession(deps: IdentityDeps, user: User, meta: RequestMeta): 
 // ---- anonymous users and guests ---------------------------------------------------------------
 
 export async function signInAnonymously(deps: IdentityDeps, meta: RequestMeta): Promise<SignedIn> {
-  await hit(deps.db, `signup:ip:${meta.ip}`, { max: 60, windowMs: LIMITS.signUpPerIp.windowMs }, deps.clock.now());
+  await hit(deps.db, `anonymous:ip:${meta.ip}`, LIMITS.anonymousPerIp, deps.clock.now());
   const user = await deps.db.user.create({ data: { anonymous: true } });
   return startSession(deps, user, meta);
 }
 
 /** A guest account expires 24 h after creation; an anonymous caller becomes the guest in place. */
 export async function signInAsGuest(deps: IdentityDeps, caller: User | null, name: string, meta: RequestMeta): Promise<SignedIn> {
-  await hit(deps.db, `signup:ip:${meta.ip}`, LIMITS.signUpPerIp, deps.clock.now());
+  await hit(deps.db, `guest:ip:${meta.ip}`, LIMITS.guestPerIp, deps.clock.now());
   const guestExpiresAt = new Date(deps.clock.now().getTime() + GUEST_ACCOUNT_TTL_MS);
   const user = caller?.anonymous
     ? await deps.db.user.update({ where: { id: caller.id }, data: { anonymous: false, name, guestExpiresAt } })
@@ -100,7 +100,7 @@ export async function signUp(deps: IdentityDeps, caller: User | null, input: z.o
   }
   if (caller?.anonymous) await deps.db.session.deleteMany({ where: { userId: user.id } });
   const config = await deps.db.appConfig.findUnique({ where: { id: 1 } });
-  if (config?.verifyEmail) await sendVerificationEmail(deps, user);
+  if (config?.verifyEmail) await sendVerificationEmail(deps, user, input.redirect);
   return startSession(deps, user, meta);
 }
 
@@ -201,7 +201,7 @@ export async function requestPhoneCode(deps: IdentityDeps, phone: string, meta: 
   if (last) {
     const wait = last.createdAt.getTime() + resendWaitMs(last.attempt) - now.getTime();
     if (wait > 0) {
-      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Wait ${Math.ceil(wait / 1000)} seconds before asking for a new code.` });
+      throw new RateLimitedError(`Wait ${Math.ceil(wait / 1000)} seconds before asking for a new code.`, wait);
     }
   }
   await hit(deps.db, `code:ip:${meta.ip}`, LIMITS.codePerIp, now);
