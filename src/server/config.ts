@@ -45,6 +45,9 @@ const envSchema = z
     RTC_ANNOUNCED_IP: optionalString,
     RTC_MIN_PORT: port(40000),
     RTC_MAX_PORT: port(49999),
+
+    /** Credits a newly registered company starts with (the template's bonusnewcompany). */
+    NEW_COMPANY_BONUS: z.coerce.number().min(0).max(1_000_000_000).default(0),
   })
   .superRefine((env, ctx) => {
     const s3 = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const;
@@ -74,6 +77,8 @@ export interface Config {
     | { kind: 'local'; dir: string };
   mail: { smtpUrl: string | undefined; from: string };
   sms: { url: string | undefined; token: string | undefined };
+  /** Credits given to each newly registered company. */
+  newCompanyBonus: number;
   media: {
     workerBin: string | undefined;
     numWorkers: number;
@@ -117,6 +122,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : { kind: 'local', dir: path.join(dataDir, 'files') },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     sms: { url: env.SMS_URL, token: env.SMS_TOKEN },
+    newCompanyBonus: env.NEW_COMPANY_BONUS,
     media: {
       workerBin: env.MEDIASOUP_WORKER_BIN,
       numWorkers: env.MEDIASOUP_NUM_WORKERS ?? os.availableParallelism(),

@@ -1,5 +1,9 @@
-import { accountRouter, authRouter } from './modules/identity/router';
+import { clientsRouter } from './modules/clients/router';
 import { companyRouter } from './modules/company/router';
+import { accountRouter, authRouter } from './modules/identity/router';
+import { invitesRouter, membersRouter } from './modules/members/router';
+import { profilesRouter } from './modules/profiles/router';
+import { additionalFieldsRouter, settingsRouter } from './modules/settings/router';
 import { systemRouter } from './modules/system/router';
 import { router } from './trpc';
 
@@ -9,6 +13,12 @@ export const appRouter = router({
   auth: authRouter,
   account: accountRouter,
   company: companyRouter,
+  members: membersRouter,
+  invites: invitesRouter,
+  profiles: profilesRouter,
+  settings: settingsRouter,
+  additionalFields: additionalFieldsRouter,
+  clients: clientsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,7 +8,19 @@ export interface ServerToClientEvents {
   'session:ready': (payload: { userId: string; socketId: string }) => void;
   /** Something changed that the user should look at (the notifications module fills this in). */
   'notification:new': (payload: { id: string; title: string; subtitle?: string }) => void;
+  /** Progress of the company the user is registering (spec 4, Company registration steps). */
+  'company:registration': (payload: { domain: string; step: RegistrationStep }) => void;
 }
+
+export const REGISTRATION_STEPS = [
+  'creatingCompany',
+  'registeringInDatabase',
+  'registeringQueues',
+  'creatingProfiles',
+  'buildingContactUs',
+  'allReady',
+] as const;
+export type RegistrationStep = (typeof REGISTRATION_STEPS)[number];
 
 export interface ClientToServerEvents {
   /** Round-trip check; the server acknowledges with its clock. */

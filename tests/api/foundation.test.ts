@@ -109,11 +109,11 @@ describe('the member procedure level', () => {
 
   it('keeps admin procedures for admins', async () => {
     const { company, cookie } = await setup({});
-    const refused = await callProcedure(server.url, 'company.members', { domain: company.domain }, { cookie });
+    const refused = await callProcedure(server.url, 'members.list', { domain: company.domain }, { cookie });
     expect(refused.status).toBe(403);
     const admin = await server.db.member.findFirstOrThrow({ where: { companyId: company.id, isAdmin: true } });
     const adminCookie = await signIn(server.db, admin.userId);
-    const ok = await callProcedure(server.url, 'company.members', { domain: company.domain }, { cookie: adminCookie });
+    const ok = await callProcedure(server.url, 'members.list', { domain: company.domain }, { cookie: adminCookie });
     expect(ok.status).toBe(200);
     expect(ok.data).toHaveLength(2);
   });

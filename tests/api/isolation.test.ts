@@ -4,7 +4,7 @@ import { appRouter } from '../../src/server/router';
 import { authedProcedure, createCallerFactory, router } from '../../src/server/trpc';
 import { domainSchema } from '../../src/shared/schemas/company';
 import { memberOfNewCompany } from '../helpers/fixtures';
-import { findIsolationViolations, isCompanyScoped, listProcedures } from '../helpers/procedures';
+import { findIsolationViolations, isCompanyScoped, listProcedures, NON_MEMBER_COMPANY_PROCEDURES } from '../helpers/procedures';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { callProcedure } from '../helpers/trpc';
 
@@ -23,7 +23,17 @@ describe('tenant isolation across the whole app router', () => {
   const procedures = listProcedures(appRouter);
 
   it('finds the company-scoped procedures it must check', () => {
-    expect(procedures.filter(isCompanyScoped).map((p) => p.path)).toEqual(expect.arrayContaining(['company.current', 'company.members']));
+    expect(procedures.filter(isCompanyScoped).map((p) => p.path)).toEqual(
+      expect.arrayContaining(['company.current', 'company.select', 'members.list', 'members.approve', 'profiles.delete', 'settings.updatePublicPage', 'clients.accept']),
+    );
+  });
+
+  it('keeps the non-member exceptions explicit: each exists, and none is a member or admin procedure', () => {
+    for (const path of Object.keys(NON_MEMBER_COMPANY_PROCEDURES)) {
+      const p = procedures.find((x) => x.path === path);
+      expect(p, path).toBeDefined();
+      expect(['public', 'authed'], path).toContain(p!.level);
+    }
   });
 
   it('refuses every company-scoped procedure to an admin of another company', async () => {

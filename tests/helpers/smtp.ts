@@ -8,14 +8,21 @@ export interface ReceivedMail {
   text: string;
 }
 
-/** A real SMTP server on loopback that keeps what it receives, for tests to read and follow. */
-export async function startSmtpServer() {
+/**
+ * A real SMTP server on loopback that keeps what it receives, for tests to read and follow.
+ * Recipients matching `reject` are refused with 550, as a real server refuses an unknown mailbox.
+ */
+export async function startSmtpServer(opts: { reject?: RegExp } = {}) {
   const inbox: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (opts.reject?.test(address.address)) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      callback();
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {

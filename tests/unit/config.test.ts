@@ -12,6 +12,12 @@ describe('configuration', () => {
     expect(config.publicUrl).toBe('http://localhost:3000');
   });
 
+  it('reads the new-company bonus as a number, 0 by default, and refuses a negative one', () => {
+    expect(loadConfig({}).newCompanyBonus).toBe(0);
+    expect(loadConfig({ NEW_COMPANY_BONUS: '12.5' }).newCompanyBonus).toBe(12.5);
+    expect(() => loadConfig({ NEW_COMPANY_BONUS: '-1' })).toThrow(ConfigError);
+  });
+
   it('uses PostgreSQL and MinIO when they are configured', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgresql://u:p@db:5432/atende',

@@ -13,3 +13,21 @@ export const verificationMail = (p: { to: string; name: string; link: string }) 
 
 export const passwordResetMail = (p: { to: string; name: string; link: string }) =>
   linkMail(p.to, 'Reset your password', [`Hello ${p.name || ''},`.replace(' ,', ','), 'Open the link below within one hour to choose a new password. It works once.'], p.link, 'Choose a new password');
+
+export const companyInviteMail = (p: { to: string; companyName: string; inviterName: string; link: string }) =>
+  linkMail(
+    p.to,
+    `Invitation to join ${p.companyName}`,
+    [`${p.inviterName || 'An administrator'} invited you to join ${p.companyName} as a member.`, 'Open the link below to accept:'],
+    p.link,
+    'Accept invitation',
+  );
+
+export const clientInviteMail = (p: { to: string; companyName: string; clientDomain: string; link: string }) =>
+  linkMail(
+    p.to,
+    `${p.companyName} invited ${p.clientDomain} to be a client company`,
+    [`${p.companyName} invited the organization "${p.clientDomain}" to be its client company.`, 'An administrator of that organization can accept it at the link below:'],
+    p.link,
+    'See the invitation',
+  );

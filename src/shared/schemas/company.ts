@@ -11,3 +11,54 @@ export const domainSchema = z
   );
 
 export const companyInput = z.object({ domain: domainSchema });
+
+/** Texts of the company area (spec 5 and the error catalogue); the client translates them. */
+export const COMPANY_MESSAGES = {
+  domainUnavailable: 'Domain unavailable',
+  nameUnavailable: 'Name unavailable',
+  domainNotFound: 'Domain not found',
+  fillAllFields: 'Fill in all fields',
+  profileInUse: 'You cannot delete this profile as it is in use!',
+  mailSent: 'E-mail enviado para {email}',
+  mailFailed: 'Não foi possivel enviar o e-mail para {email}',
+} as const;
+
+export const companyNameSchema = z.string().trim().min(1, COMPANY_MESSAGES.fillAllFields).max(80);
+const bioSchema = z.string().trim().max(1000);
+
+export const checkDomainInput = z.object({ domain: domainSchema });
+export const registerCompanyInput = z.object({ domain: domainSchema, name: companyNameSchema, bio: bioSchema.optional() });
+/** Asking to join: names the company it wants to enter (callable by non-members, see procedures.ts). */
+export const joinCompanyInput = z.object({ domain: domainSchema });
+
+export const contactUsFieldSchema = z.object({
+  key: z.string().trim().min(1).max(40).regex(/^[A-Za-z0-9_-]+$/),
+  label: z.string().trim().min(1).max(80),
+  required: z.boolean(),
+  validateEmail: z.boolean(),
+  readOnly: z.boolean(),
+  minSize: z.number().int().min(0).max(10_000),
+  maxSize: z.number().int().min(1).max(10_000),
+}).refine((f) => f.minSize <= f.maxSize, { message: 'The minimum size cannot exceed the maximum', path: ['minSize'] });
+
+export const contactUsInput = z.object({
+  name: z.string().trim().min(1, COMPANY_MESSAGES.fillAllFields).max(80),
+  pageTitle: z.string().trim().max(120),
+  blocked: z.boolean(),
+  defaultQueueKey: z.string().trim().min(1).max(60),
+  fields: z.array(contactUsFieldSchema).max(40).refine((fs) => new Set(fs.map((f) => f.key)).size === fs.length, 'Field keys must be unique'),
+});
+
+export const publicPageInput = z.object({
+  name: companyNameSchema,
+  bio: bioSchema.default(''),
+  website: z.string().trim().max(300).optional().nullable(),
+  /** network -> handle or URL; empty values are dropped on save. */
+  socialNetworks: z.record(z.string().trim().min(1).max(40), z.string().max(300).nullable()).default({}),
+});
+
+export const greetingInput = z.object({ greeting: z.string().trim().min(1, COMPANY_MESSAGES.fillAllFields).max(1500) });
+
+export const clientInviteInput = z.object({ clientDomain: domainSchema, email: z.string().trim().toLowerCase().max(254).pipe(z.email({ message: 'Invalid email' })) });
+export const clientAcceptInput = z.object({ originDomain: domainSchema });
+export const clientRemoveInput = z.object({ clientDomain: domainSchema });

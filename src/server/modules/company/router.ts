@@ -1,9 +1,21 @@
-import { adminProcedure, memberProcedure, router } from '../../trpc';
-import { describeCompany, listMembers } from './service';
+import { checkDomainInput, joinCompanyInput, registerCompanyInput } from '../../../shared/schemas/company';
+import { authedProcedure, memberProcedure, publicProcedure, router } from '../../trpc';
+import * as company from './service';
 
+/*
+ * checkDomain, register and join name a company in `domain` but are, by nature, called by people
+ * who are not its members yet; tests/helpers/procedures.ts lists them as the only exceptions to
+ * the isolation rule.
+ */
 export const companyRouter = router({
-  /** The company as its member sees it, with the caller's own role. */
-  current: memberProcedure.query(({ ctx }) => describeCompany(ctx)),
-  /** The members page (spec: admins see and manage members). */
-  members: adminProcedure.query(({ ctx }) => listMembers(ctx)),
+  /** The company as its member sees it, with the caller's own role, permissions and plan state. */
+  current: memberProcedure.query(({ ctx }) => company.describeCompany(ctx)),
+  checkDomain: publicProcedure.input(checkDomainInput).query(({ ctx, input }) => company.checkDomain(ctx.db, input.domain)),
+  register: authedProcedure
+    .input(registerCompanyInput)
+    .mutation(({ ctx, input }) => company.registerCompany({ db: ctx.db, realtime: ctx.realtime, clock: ctx.clock, newCompanyBonus: ctx.config.newCompanyBonus }, ctx.user, input)),
+  /** For /i/selectCompany. */
+  mine: authedProcedure.query(({ ctx }) => company.listMyCompanies(ctx.db, ctx.user)),
+  select: memberProcedure.mutation(({ ctx }) => company.selectCompany(ctx)),
+  join: authedProcedure.input(joinCompanyInput).mutation(({ ctx, input }) => company.joinCompany(ctx, ctx.user, input.domain)),
 });

@@ -1,0 +1,14 @@
+import { clientAcceptInput, clientInviteInput, clientRemoveInput } from '../../../shared/schemas/company';
+import { adminProcedure, router } from '../../trpc';
+import * as clients from './service';
+
+/** Client companies (/i/settings/companyCostumers): admins only (spec 6). */
+export const clientsRouter = router({
+  list: adminProcedure.query(({ ctx }) => clients.listClients(ctx)),
+  /** Companies that invited ctx.company to be their client. */
+  invitations: adminProcedure.query(({ ctx }) => clients.listClientInvitations(ctx)),
+  invite: adminProcedure.input(clientInviteInput).mutation(({ ctx, input }) => clients.inviteClient({ ...ctx, publicUrl: ctx.config.publicUrl }, input)),
+  /** By an admin of the client company: `domain` is the client, `originDomain` the inviter. */
+  accept: adminProcedure.input(clientAcceptInput).mutation(({ ctx, input }) => clients.acceptClientInvitation(ctx, input.originDomain)),
+  remove: adminProcedure.input(clientRemoveInput).mutation(({ ctx, input }) => clients.removeClient(ctx, input.clientDomain)),
+});

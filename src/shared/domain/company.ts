@@ -1,0 +1,60 @@
+import { BYTES_PER_GB } from '../constants';
+
+/**
+ * Company-level rules: which domains can be registered, when the plan stops work, storage plan
+ * size. Pure, so the chat and call modules apply exactly the same rule as the company page.
+ */
+
+/**
+ * Domains that would shadow a path the server or the client owns (`/{emp}` is a top-level route),
+ * so a company named "files" would never see its public page.
+ */
+export const RESERVED_DOMAINS: ReadonlySet<string> = new Set([
+  'trpc', 'files', 'uploads', 'avatars', 'healthz', 'metrics', 'assets', 'dev', 'api', 'socketio',
+  'convite', 'login', 'admin', 'root', 'www', 'static', 'public',
+]);
+
+export const isReservedDomain = (domain: string) => RESERVED_DOMAINS.has(domain.toLowerCase());
+
+/** Company names are unique regardless of case and surrounding spaces ("Acme" = " ACME "). */
+export const companyNameKey = (name: string) => name.trim().toLowerCase();
+
+export interface CompanyWorkState {
+  planBlocked: boolean; // planoBloqueado
+  billingExempt: boolean; // isentarCobranca
+  deactivated: boolean; // desativada
+}
+
+export type WorkBlock = { reason: 'planBlocked' | 'deactivated' };
+
+/**
+ * A blocked plan (planoBloqueado without isentarCobranca) or a deactivated company blocks sending
+ * messages and starting chats (spec 5). Deactivation is reported first: it is the stronger state.
+ */
+export function companyBlocksWork(c: CompanyWorkState): WorkBlock | null {
+  if (c.deactivated) return { reason: 'deactivated' };
+  if (c.planBlocked && !c.billingExempt) return { reason: 'planBlocked' };
+  return null;
+}
+
+/** While work is blocked only admins continue ('somenteAdmins', spec 6). */
+export function memberMayWork(c: CompanyWorkState, member: { isAdmin: boolean }): boolean {
+  return companyBlocksWork(c) === null || member.isAdmin;
+}
+
+/** Plan GB = bytes / 1073741824 rounded up, at least 1 (spec constants). */
+export function storagePlanGb(bytes: number | bigint): number {
+  const n = typeof bytes === 'bigint' ? Number(bytes) : bytes;
+  if (!Number.isFinite(n) || n <= 0) return 1;
+  return Math.max(1, Math.ceil(n / BYTES_PER_GB));
+}
+
+/** Empty social-network values are dropped on save (spec 5). */
+export function cleanSocialNetworks(input: Record<string, string | null | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(input)) {
+    const value = v?.trim();
+    if (value) out[k] = value;
+  }
+  return out;
+}
