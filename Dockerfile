@@ -15,7 +15,8 @@ RUN apt-get update \
 COPY package.json package-lock.json .npmrc ./
 # .npmrc keeps ignore-scripts on, so mediasoup does not download its worker from GitHub: the image
 # uses the same from-source worker build as offline installs (below).
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: see .ci/run and docs/decisions.md (lockfile without other platforms).
+RUN npm install --no-audit --no-fund
 # The worker build (~4 min on 2 cores) needs only the installed mediasoup package and the script:
 # copying the sources afterwards keeps this layer cached when they change.
 COPY scripts/mediasoup-worker scripts/mediasoup-worker

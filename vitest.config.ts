@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Polls wait for something to happen (a row written, a list re-rendered), not for a deadline:
+    // on a loaded 2-core CI machine 1 s (the default) is not enough.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
   },
 });

@@ -55,7 +55,9 @@ const loginRoutes: RouteObject[] = [
     children: [
       { index: true, element: login('LoginPage') },
       { path: 'entrar', element: login('EntryPage') },
-      { path: 'newpage', element: login('NewPagePage'), handle: requiresAuth },
+      // The entry page: register a company (spec 2). Login paths pass the guard, so the page
+      // itself sends anonymous visitors to sign in.
+      { path: 'newpage', element: company('RegisterCompanyPage'), handle: requiresAuth },
       {
         path: 'mail',
         children: [

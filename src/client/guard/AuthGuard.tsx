@@ -7,6 +7,7 @@ import type { RouteHandle } from '../routes';
 import { trpc } from '../trpc';
 import { PageTitle } from '../ui/PageTitle';
 import { Spinner } from '../ui/Spinner';
+import { legacyLinkTarget } from './legacyLinks';
 import { isLoginPath } from './session';
 
 /**
@@ -29,7 +30,9 @@ export function AuthGuard() {
   const loginPath = isLoginPath(location.pathname);
   const authRequired = matches.some((match) => (match.handle as RouteHandle | undefined)?.auth === true);
   const user = me.data?.user;
-  const wantsAnonymous = me.isSuccess && !user && !loginPath && !authRequired;
+  // An old hash invitation link (/#/convite/...) goes to today's page before anything else.
+  const legacyTarget = legacyLinkTarget(location.hash);
+  const wantsAnonymous = me.isSuccess && !user && !loginPath && !authRequired && !legacyTarget;
 
   // A ref, not the mutation's state: StrictMode runs effects twice, and two parallel calls
   // without a cookie yet would create two anonymous users.
@@ -40,6 +43,7 @@ export function AuthGuard() {
     anonymous.mutate(undefined, { onSettled: () => (anonymousStarted.current = false) });
   }, [wantsAnonymous, anonymous]);
 
+  if (legacyTarget) return <Navigate to={legacyTarget} replace />;
   // Only a failed start blocks the app: a background refetch that fails keeps the last answer.
   if ((!me.data && me.isError) || anonymous.isError) return <StartupFailed />;
   if (!me.data || wantsAnonymous) return <Spinner />;

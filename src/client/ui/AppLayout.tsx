@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { Suspense, type ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
+import { CompanyGate } from '../guard/CompanyGate';
 import { Spinner } from './Spinner';
 
 /** The signed-in app (/i/...): the main areas on the side, the current one next to them. */
@@ -26,11 +27,18 @@ export function AppLayout() {
         <AppLink to="/i/settings">
           <Trans>Settings</Trans>
         </AppLink>
+        <AppLink to="/i/selectCompany">
+          <Trans>Choose company</Trans>
+        </AppLink>
+        <AppLink to="/i/invites">
+          <Trans>Invitations</Trans>
+        </AppLink>
         <AppLink to="/i/myAccount">
           <Trans>My account</Trans>
         </AppLink>
       </nav>
       <div className="app-content">
+        <CompanyGate />
         {/* Its own boundary, so the side navigation stays put while an area's code loads. */}
         <Suspense fallback={<Spinner />}>
           <Outlet />

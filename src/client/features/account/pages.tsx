@@ -2,8 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { placeholderPage } from '../../ui/Placeholder';
 
 export { MyAccountPage, UserSettingsPage } from './AccountPages';
+export { InvitesPage, SelectCompanyPage } from './CompaniesPages';
 export const NotificationsPage = placeholderPage(msg`Notifications`);
-export const InvitesPage = placeholderPage(msg`Invitations`);
-export const SelectCompanyPage = placeholderPage(msg`Choose company`);
 /** Links a Telegram chat to the user's notifications; opened from Telegram, without the app shell. */
 export const TelegramNotifyPage = placeholderPage(msg`Telegram notifications`);

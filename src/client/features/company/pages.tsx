@@ -14,15 +14,13 @@ export function CompanyLayout() {
   return <Outlet />;
 }
 
+export { BlockedPage, CompanyInvitationLinkPage, InvitationPage, JoinCompanyPage, WaitApprovalPage } from './JoinPages';
+export { RegisterCompanyPage } from './RegisterCompanyPage';
+
 export const CompanyHomePage = placeholderPage(msg`Company page`);
 export const CompanyWhatsAppPage = placeholderPage(msg`WhatsApp`);
-export const CompanyInvitationLinkPage = placeholderPage(msg`Company invitation`);
 export const DirectRequestPage = placeholderPage(msg`Request service`);
 export const DirectQueuePage = placeholderPage(msg`Waiting in the queue`);
 export const ContactUsPage = placeholderPage(msg`Contact us`);
 export const TicketPage = placeholderPage(msg`Ticket`);
 export const CustomerChatPage = placeholderPage(msg`Conversation`);
-export const JoinCompanyPage = placeholderPage(msg`Join the company`);
-export const InvitationPage = placeholderPage(msg`Invitation`);
-export const WaitApprovalPage = placeholderPage(msg`Waiting for approval`);
-export const BlockedPage = placeholderPage(msg`Access blocked`);

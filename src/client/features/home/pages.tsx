@@ -14,8 +14,8 @@ export function LandingPage() {
           <Link className="button" to="/i/login">
             <Trans>Sign in</Trans>
           </Link>
-          {/* Company registration is part of the sign-in flow (entry page). */}
-          <Link className="button button-secondary" to="/i/login">
+          {/* The entry page: anonymous visitors sign in first and come back to it. */}
+          <Link className="button button-secondary" to="/i/login/newpage">
             <Trans>Register company</Trans>
           </Link>
         </div>

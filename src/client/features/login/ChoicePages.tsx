@@ -6,7 +6,6 @@ import { useRedirectTarget, useSignedIn, withRedirect } from '../../guard/sessio
 import { trpc } from '../../trpc';
 import { Field, FormError, SubmitButton } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
-import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from './formErrors';
 
 const GUEST_FIELDS = ['name'] as const;
@@ -61,25 +60,5 @@ function GuestEntry() {
         <Trans>Enter as guest</Trans>
       </SubmitButton>
     </form>
-  );
-}
-
-/** /i/login/newpage (auth required): confirms who is signed in before going on. */
-export function NewPagePage() {
-  const { t } = useLingui();
-  const { target } = useRedirectTarget();
-  const user = trpc.auth.me.useQuery().data?.user;
-  if (!user) return <Spinner />;
-  const who = user.name || user.email || user.phone || '';
-  return (
-    <section className="page page-centered">
-      <PageTitle title={t`You are signed in`} />
-      <p>
-        <Trans>Signed in as {who}.</Trans>
-      </p>
-      <Link className="button" to={target}>
-        <Trans>Continue</Trans>
-      </Link>
-    </section>
   );
 }

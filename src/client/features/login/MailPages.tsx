@@ -48,18 +48,27 @@ function PasswordSignInPage({ title }: { title: string }) {
   );
 }
 
+/** E-mail and password through the shared schema; errors land on the form's own fields. */
+function usePasswordSignIn(fields: typeof SIGN_IN_FIELDS | typeof LINK_FIELDS) {
+  const { errors, validate, showServerError } = useFormErrors(fields);
+  const signedIn = useSignedIn();
+  const mutation = trpc.auth.signIn.useMutation({ onSuccess: signedIn, onError: showServerError });
+  const signIn = (email: string, password: string) => {
+    const input = validate(signInInput, { email, password });
+    if (input) mutation.mutate(input);
+  };
+  return { errors, signIn, pending: mutation.isPending };
+}
+
 function PasswordSignInForm() {
   const { t } = useLingui();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { errors, validate, showServerError } = useFormErrors(SIGN_IN_FIELDS);
-  const signedIn = useSignedIn();
-  const signIn = trpc.auth.signIn.useMutation({ onSuccess: signedIn, onError: showServerError });
+  const { errors, signIn, pending } = usePasswordSignIn(SIGN_IN_FIELDS);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const input = validate(signInInput, { email, password });
-    if (input) signIn.mutate(input);
+    signIn(email, password);
   }
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
@@ -73,7 +82,7 @@ function PasswordSignInForm() {
         onChange={(e) => setPassword(e.target.value)}
         error={errors.fields.password}
       />
-      <SubmitButton pending={signIn.isPending}>
+      <SubmitButton pending={pending}>
         <Trans>Sign in</Trans>
       </SubmitButton>
     </form>
@@ -150,14 +159,11 @@ export function MailCreatePage() {
 function LinkAccounts({ email, onCancel }: { email: string; onCancel: () => void }) {
   const { t } = useLingui();
   const [password, setPassword] = useState('');
-  const { errors, validate, showServerError } = useFormErrors(LINK_FIELDS);
-  const signedIn = useSignedIn();
-  const signIn = trpc.auth.signIn.useMutation({ onSuccess: signedIn, onError: showServerError });
+  const { errors, signIn, pending } = usePasswordSignIn(LINK_FIELDS);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const input = validate(signInInput, { email, password });
-    if (input) signIn.mutate(input);
+    signIn(email, password);
   }
   return (
     <form className="auth-form auth-link-accounts" onSubmit={submit} noValidate aria-labelledby="link-accounts-title">
@@ -180,7 +186,7 @@ function LinkAccounts({ email, onCancel }: { email: string; onCancel: () => void
         error={errors.fields.password}
       />
       <div className="form-actions">
-        <SubmitButton pending={signIn.isPending}>
+        <SubmitButton pending={pending}>
           <Trans>Link accounts</Trans>
         </SubmitButton>
         <button type="button" className="button button-secondary" onClick={onCancel}>

@@ -1,7 +1,7 @@
 /** The login area (spec 2, "Login area"): every way to sign in, recover and verify. */
 import './login.css';
 
-export { LoginPage, NewPagePage } from './ChoicePages';
+export { LoginPage } from './ChoicePages';
 export { EntryPage, MailCreatePage, MailLoginPage, MailRecoveryPage } from './MailPages';
 export { PhoneLoginPage, PhoneVerifyPage } from './PhonePages';
 export { EmailVerificationPage } from './EmailVerificationPage';

@@ -56,22 +56,13 @@ function SectionLink({ to, children }: { to: string; children: ReactNode }) {
   );
 }
 
-export function SettingsHome() {
-  return (
-    <p className="muted empty-state">
-      <Trans>Choose a section to manage.</Trans>
-    </p>
-  );
-}
+export { SettingsHome } from './SettingsHome';
+export { MemberPage, MembersPage } from './MembersPages';
+export { ClientCompaniesPage, ClientCompanyAddPage, ClientCompanyEditPage, ClientsViewerPage } from './ClientCompanyPages';
+export { CompanyAccountPage, CompanyPageEditPage, GreetingsPage } from './CompanyAccountPages';
 
 export const DoctorsPage = placeholderPage(msg`Doctors`);
 export const DoctorPage = placeholderPage(msg`Doctor`);
-export const MembersPage = placeholderPage(msg`Members`);
-export const MemberPage = placeholderPage(msg`Member`);
-export const ClientCompaniesPage = placeholderPage(msg`Client companies`);
-export const ClientCompanyEditPage = placeholderPage(msg`Edit client company`);
-export const ClientCompanyAddPage = placeholderPage(msg`Add client company`);
-export const ClientsViewerPage = placeholderPage(msg`Clients overview`);
 export const QueuesPage = placeholderPage(msg`Queues`);
 export const QueueSettingsPage = placeholderPage(msg`Queue`);
 export const GroupsPage = placeholderPage(msg`Groups`);
@@ -79,6 +70,3 @@ export const GroupPage = placeholderPage(msg`Group`);
 export const FormsSettingsPage = placeholderPage(msg`Forms`);
 export const TelegramSettingsPage = placeholderPage(msg`Telegram`);
 export const WhatsAppSettingsPage = placeholderPage(msg`WhatsApp`);
-export const CompanyAccountPage = placeholderPage(msg`Company account`);
-export const CompanyPageEditPage = placeholderPage(msg`Edit company page`);
-export const GreetingsPage = placeholderPage(msg`Greetings`);
