@@ -12,13 +12,14 @@ import type { AppDeps } from './deps';
 import { createRealtime, type Io } from './realtime';
 import { appRouter } from './router';
 import { localFilesHandler } from './storage';
+import { serveCompanyImage, uploadCompanyImage } from './modules/company/image';
 import { serveAvatar, uploadAvatar } from './modules/identity/avatar';
 import { checkHealth } from './modules/system/service';
 import { createContext } from './trpc';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies)(\/|$)/;
 export const MAX_BODY_BYTES = 1_000_000;
 
 export interface AppServer {
@@ -70,6 +71,8 @@ export function createServer(base: Omit<AppDeps, 'realtime'>): AppServer {
 
   app.put('/uploads/avatar', uploadAvatar(deps));
   app.get('/avatars/:userId', serveAvatar(deps));
+  app.put('/uploads/company/:domain/image', uploadCompanyImage(deps));
+  app.get('/companies/:domain/image', serveCompanyImage(deps));
 
   app.use(
     '/trpc',

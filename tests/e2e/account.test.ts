@@ -36,7 +36,7 @@ describe('my account', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/i/myAccount`);
     await page.getByRole('heading', { name: 'My account' }).waitFor();
-    await page.getByRole('button', { name: 'Change photo' }).waitFor();
+    await page.getByRole('button', { name: 'Change image' }).waitFor();
 
     // Slow the upload down so the progress bar has time to be seen moving.
     const cdp = await context.newCDPSession(page);

@@ -157,6 +157,25 @@ describe('company public page', () => {
   });
 });
 
+describe('company image', () => {
+  it('uploads an image for the public page and refuses anything else', async () => {
+    const { page, domain, companyId, close } = await adminOfNewCompany();
+    try {
+      await page.goto(`${server.url}/i/settings/configCompany/edit_page`);
+      await page.getByRole('button', { name: 'Change image' }).waitFor();
+      const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(1024)]);
+      await page.getByLabel('Choose the company image').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+      await page.getByRole('img', { name: 'Company image' }).waitFor();
+      await expect.poll(async () => (await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).imageKey).toMatch(new RegExp(`^companies/${domain}/image/`));
+
+      await page.getByLabel('Choose the company image').setInputFiles({ name: 'logo.svg', mimeType: 'image/png', buffer: Buffer.from('<svg onload="alert(1)"/>') });
+      await page.getByRole('alert').filter({ hasText: 'The file must be an image (PNG, JPEG, GIF or WebP)' }).waitFor();
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('inviting by e-mail', () => {
   it('builds a list without duplicates and tells each outcome', async () => {
     const { page, domain, close } = await adminOfNewCompany();

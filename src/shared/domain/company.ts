@@ -7,11 +7,12 @@ import { BYTES_PER_GB } from '../constants';
 
 /**
  * Domains that would shadow a path the server or the client owns (`/{emp}` is a top-level route),
- * so a company named "files" would never see its public page.
+ * so a company named "files" would never see its public page. Keep in step with SERVER_PATHS in
+ * src/server/http.ts.
  */
 export const RESERVED_DOMAINS: ReadonlySet<string> = new Set([
   'trpc', 'files', 'uploads', 'avatars', 'healthz', 'metrics', 'assets', 'dev', 'api', 'socketio',
-  'convite', 'login', 'admin', 'root', 'www', 'static', 'public',
+  'companies', 'convite', 'login', 'admin', 'root', 'www', 'static', 'public',
 ]);
 
 export const isReservedDomain = (domain: string) => RESERVED_DOMAINS.has(domain.toLowerCase());

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { greetingInput, publicPageInput } from '../../../shared/schemas/company';
 import { trpc } from '../../trpc';
 import { Field, FormError } from '../../ui/Form';
+import { ImageUpload } from '../../ui/ImageUpload';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
 import { AccountSummary } from './AccountSummary';
@@ -70,7 +71,40 @@ function PublicPageLoader({ domain }: { domain: string }) {
   if (current.isPending) return <Spinner />;
   if (current.isError) return <FormError message={serverText(current.error.message)} />;
   const c = current.data;
-  return <PublicPageForm domain={domain} initial={{ name: c.name, bio: c.bio, website: c.website ?? '', socialNetworks: socialForm(c.socialNetworks) }} />;
+  return (
+    <>
+      <CompanyImage domain={domain} name={c.name} hasImage={c.hasImage} />
+      <PublicPageForm domain={domain} initial={{ name: c.name, bio: c.bio, website: c.website ?? '', socialNetworks: socialForm(c.socialNetworks) }} />
+    </>
+  );
+}
+
+/** The image of the public page; saved on its own, as soon as it is chosen. */
+function CompanyImage({ domain, name, hasImage }: { domain: string; name: string; hasImage: boolean }) {
+  const { t } = useLingui();
+  const utils = trpc.useUtils();
+  // Bumped after each upload: the same URL must be fetched again.
+  const [version, setVersion] = useState(0);
+  return (
+    <ImageUpload
+      url={`/uploads/company/${domain}/image`}
+      pickLabel={t`Choose the company image`}
+      progressLabel={t`Uploading image`}
+      onUploaded={async () => {
+        setVersion((v) => v + 1);
+        await Promise.all([utils.company.current.invalidate({ domain }), utils.company.mine.invalidate()]);
+      }}
+      preview={
+        hasImage || version > 0 ? (
+          <img className="image-preview" src={`/companies/${domain}/image?v=${version}`} alt={t`Company image`} />
+        ) : (
+          <span className="image-preview avatar-initials" aria-hidden="true">
+            {name.slice(0, 1).toUpperCase()}
+          </span>
+        )
+      }
+    />
+  );
 }
 
 type PublicPage = { name: string; bio: string; website: string; socialNetworks: Record<string, string> };
