@@ -95,6 +95,12 @@ describe('companies', () => {
 
     await page.getByLabel('Company name').fill(`Acme ${domain}`);
     await page.getByLabel('About the company').fill('We sell everything.');
+    // An image is refused by its type before anything is sent; a PNG goes up once the company exists.
+    const imageField = page.getByLabel('Company image (optional)');
+    await imageField.setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg/>') });
+    await page.getByText('The file must be an image (PNG, JPEG, GIF or WebP)').waitFor();
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(256)]);
+    await imageField.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('button', { name: 'Register company' }).click();
 
     const progress = page.getByRole('list', { name: 'Registration progress' });
@@ -115,6 +121,7 @@ describe('companies', () => {
       include: { queues: true, profiles: true, members: true },
     });
     expect(company.name).toBe(`Acme ${domain}`);
+    expect(company.imageKey).toMatch(new RegExp(`^companies/${domain}/image/`));
     expect(company.queues.map((q) => q.key)).toEqual(['faleconosco']);
     expect(company.profiles.map((p) => p.code).sort()).toEqual(['A01', 'M01']);
     expect(company.members).toMatchObject([{ userId: admin.userId, isAdmin: true, inviteAccepted: true }]);

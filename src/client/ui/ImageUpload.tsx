@@ -6,7 +6,7 @@ import './ImageUpload.css';
 type Upload = { state: 'idle' } | { state: 'uploading'; percent: number } | { state: 'failed'; message: string };
 
 /** PUT with XMLHttpRequest: fetch cannot report upload progress, and the user waits on this bar. */
-function putWithProgress(url: string, file: File, onProgress: (percent: number) => void): Promise<void> {
+export function putWithProgress(url: string, file: File, onProgress: (percent: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
@@ -32,6 +32,9 @@ function putWithProgress(url: string, file: File, onProgress: (percent: number) 
  * Picks an image and sends it to `url` with a progress bar; refusals (not an image, too large,
  * no permission) show under the button. `preview` is what the image looks like now.
  */
+/** The types the server accepts (it checks the bytes too); SVG is refused: it can carry scripts. */
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
 export function ImageUpload(props: { url: string; preview: ReactNode; pickLabel: string; progressLabel: string; onUploaded: () => void | Promise<void> }) {
   const { t } = useLingui();
   const input = useRef<HTMLInputElement>(null);
@@ -44,7 +47,7 @@ export function ImageUpload(props: { url: string; preview: ReactNode; pickLabel:
   const fail = (raw: string) => setUpload({ state: 'failed', message: messages[raw] ?? raw });
 
   async function send(file: File) {
-    if (!file.type.startsWith('image/')) return fail('The file must be an image (PNG, JPEG, GIF or WebP)');
+    if (!IMAGE_TYPES.includes(file.type)) return fail('The file must be an image (PNG, JPEG, GIF or WebP)');
     if (file.size > AVATAR_MAX_BYTES) return fail('The image is too large (at most 5 MB)');
     setUpload({ state: 'uploading', percent: 0 });
     try {
@@ -63,7 +66,7 @@ export function ImageUpload(props: { url: string; preview: ReactNode; pickLabel:
         <input
           ref={input}
           type="file"
-          accept="image/png,image/jpeg,image/gif,image/webp"
+          accept={IMAGE_TYPES.join(',')}
           aria-label={props.pickLabel}
           hidden
           onChange={(e) => {

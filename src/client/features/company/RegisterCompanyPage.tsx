@@ -12,6 +12,8 @@ import { DEFAULT_REDIRECT } from '../../guard/session';
 import { getSocket, type AppSocket } from '../../socket';
 import { trpc } from '../../trpc';
 import { Field, FormError, SubmitButton } from '../../ui/Form';
+import { IMAGE_TYPES, putWithProgress } from '../../ui/ImageUpload';
+import { AVATAR_MAX_BYTES } from '../../../shared/domain/images';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
@@ -80,9 +82,15 @@ function RegisterCompanyForm() {
   const [registering, setRegistering] = useState<string | null>(null);
   const [reached, setReached] = useState(-1);
   const [ready, setReady] = useState(false);
+  const [image, setImage] = useState<File | null>(null);
+  const [imageError, setImageError] = useState<string>();
+  // Where to go once ready: the public-page settings when the image could not be stored, to retry.
+  const [next, setNext] = useState(DEFAULT_REDIRECT);
 
   const register = trpc.company.register.useMutation({
-    onSuccess: () => {
+    onSuccess: async (_company, input) => {
+      // The image needs the company to exist (its upload is checked against the admin member).
+      if (image) await putWithProgress(`/uploads/company/${input.domain}/image`, image, () => {}).catch(() => setNext('/i/settings/configCompany/edit_page'));
       setReached(REGISTRATION_STEPS.length - 1);
       setReady(true);
     },
@@ -109,10 +117,10 @@ function RegisterCompanyForm() {
     if (!ready) return;
     const timer = setTimeout(() => {
       void utils.company.invalidate();
-      void navigate(DEFAULT_REDIRECT, { replace: true });
+      void navigate(next, { replace: true });
     }, READY_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [ready, navigate, utils]);
+  }, [ready, navigate, utils, next]);
 
   const set = (name: keyof typeof values) => (e: { target: { value: string } }) => {
     const value = name === 'domain' ? e.target.value.toLowerCase() : e.target.value;
@@ -139,6 +147,18 @@ function RegisterCompanyForm() {
       <DomainField value={values.domain} onChange={set('domain')} submitError={errors.fields.domain} onEdit={clear} />
       <Field label={t`Company name`} autoComplete="organization" maxLength={80} value={values.name} onChange={set('name')} error={errors.fields.name} />
       <TextArea label={t`About the company`} maxLength={1000} rows={3} value={values.bio} onChange={set('bio')} error={errors.fields.bio} />
+      <Field
+        label={t`Company image (optional)`}
+        type="file"
+        accept={IMAGE_TYPES.join(',')}
+        error={imageError}
+        onChange={(e) => {
+          const file = e.target.files?.[0] ?? null;
+          const problem = !file ? undefined : !IMAGE_TYPES.includes(file.type) ? t`The file must be an image (PNG, JPEG, GIF or WebP)` : file.size > AVATAR_MAX_BYTES ? t`The image is too large (at most 5 MB)` : undefined;
+          setImageError(problem);
+          setImage(problem ? null : file);
+        }}
+      />
       <SubmitButton pending={register.isPending}>
         <Trans>Register company</Trans>
       </SubmitButton>
