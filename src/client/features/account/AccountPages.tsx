@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState, type FormEvent } from 'react';
 import { maskBrazilianPhone } from '../../../shared/domain/phone';
+import { PRESENCES } from '../../../shared/schemas/identity';
 import { chooseLocale, isLocale, LOCALE_NAMES, LOCALES } from '../../i18n';
 import { trpc } from '../../trpc';
 import { PageTitle } from '../../ui/PageTitle';
@@ -137,23 +138,28 @@ function SessionList() {
 
 /** /i/settingsUser: language, presence, and which sounds and notifications to get. */
 export function UserSettingsPage() {
+  const me = useMe();
+  if (!me) return <Spinner />;
+  return <UserSettingsForm presence={me.presence} settings={me.settings} />;
+}
+
+type Presence = (typeof PRESENCES)[number];
+type SoundFlags = { playMessagensReceive: boolean; playFila: boolean; playNotificationFila: boolean };
+
+function UserSettingsForm(props: { presence: string; settings: SoundFlags }) {
   const { t, i18n } = useLingui();
   const utils = trpc.useUtils();
-  const me = useMe();
-  // Optimistic: a switch flips at once; the server's answer (or a refetch after an error) settles it.
+  // The switches are this screen's own state: they flip on click, then the server confirms; on
+  // failure they go back to what the server holds.
+  const [presence, setPresence] = useState(props.presence);
+  const [settings, setSettings] = useState(props.settings);
   const update = trpc.account.update.useMutation({
-    onMutate: async (input) => {
-      await utils.auth.me.cancel();
-      utils.auth.me.setData(undefined, (old) =>
-        old?.user
-          ? { ...old, user: { ...old.user, ...(input.presence && { presence: input.presence }), settings: { ...old.user.settings, ...input.settings } } }
-          : old,
-      );
-    },
     onSuccess: (fresh) => utils.auth.me.setData(undefined, fresh),
-    onError: () => utils.auth.me.invalidate(),
+    onError: () => {
+      setPresence(props.presence);
+      setSettings(props.settings);
+    },
   });
-  if (!me) return <Spinner />;
 
   const presences = [
     ['online', t`Available`],
@@ -194,7 +200,13 @@ export function UserSettingsPage() {
           <span>
             <Trans>Status</Trans>
           </span>
-          <select value={me.presence} onChange={(e) => update.mutate({ presence: e.target.value as (typeof presences)[number][0] })}>
+          <select
+            value={presence}
+            onChange={(e) => {
+              setPresence(e.target.value);
+              update.mutate({ presence: e.target.value as Presence });
+            }}
+          >
             {presences.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -208,7 +220,14 @@ export function UserSettingsPage() {
           </legend>
           {flags.map(([key, label]) => (
             <label key={key} className="checkbox">
-              <input type="checkbox" checked={me.settings[key]} onChange={(e) => update.mutate({ settings: { [key]: e.target.checked } })} />
+              <input
+                type="checkbox"
+                checked={settings[key]}
+                onChange={(e) => {
+                  setSettings((before) => ({ ...before, [key]: e.target.checked }));
+                  update.mutate({ settings: { [key]: e.target.checked } });
+                }}
+              />
               <span>{label}</span>
             </label>
           ))}
