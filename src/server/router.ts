@@ -1,3 +1,4 @@
+import { chatRouter } from './modules/chat/router';
 import { clientsRouter } from './modules/clients/router';
 import { companyRouter } from './modules/company/router';
 import { accountRouter, authRouter } from './modules/identity/router';
@@ -19,6 +20,7 @@ export const appRouter = router({
   settings: settingsRouter,
   additionalFields: additionalFieldsRouter,
   clients: clientsRouter,
+  chat: chatRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,7 +3,13 @@
  * `queue:<companyId>`, `conversation:<id>`, `call:<id>` (ARCHITECTURE.md, Realtime).
  * Each module adds its events here; payloads are plain JSON.
  */
+import type { ChatMessageEvent, ReceiptEvent } from './chat-events';
+
 export interface ServerToClientEvents {
+  /** A committed message, to every participant's tabs. Clients order and de-duplicate by seq. */
+  'message:new': (message: ChatMessageEvent) => void;
+  /** A participant's delivered/read watermark moved: the author's ticks change. */
+  'receipt:update': (receipt: ReceiptEvent) => void;
   /** Sent once after the handshake, so the client knows who the server thinks it is. */
   'session:ready': (payload: { userId: string; socketId: string }) => void;
   /** Something changed that the user should look at (the notifications module fills this in). */

@@ -69,9 +69,9 @@ export async function setup(project: TestProject) {
   const templateDb = `atende_template_${migrationsHash()}`;
   const exists = await admin(adminUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [templateDb])).rowCount);
   if (!exists) {
+    // Templates of other migration sets stay: another run on this server may be cloning one.
     await admin(adminUrl, async (c) => {
-      const stale = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE 'atende_template_%'`);
-      for (const row of stale.rows) await c.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+      await c.query(`DROP DATABASE IF EXISTS "${templateDb}_partial" WITH (FORCE)`);
       await c.query(`CREATE DATABASE "${templateDb}_partial"`);
     });
     // Migrate under a temporary name and rename when done, so an interrupted run never leaves a
