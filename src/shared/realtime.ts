@@ -8,6 +8,8 @@ import type { ChatMessageEvent, ReceiptEvent } from './chat-events';
 export interface ServerToClientEvents {
   /** A committed message, to every participant's tabs. Clients order and de-duplicate by seq. */
   'message:new': (message: ChatMessageEvent) => void;
+  /** Who is in the conversation changed (added, removed, left): refetch it and the recents. */
+  'conversation:updated': (payload: { conversationId: string }) => void;
   /** A participant's delivered/read watermark moved: the author's ticks change. */
   'receipt:update': (receipt: ReceiptEvent) => void;
   /** Sent once after the handshake, so the client knows who the server thinks it is. */

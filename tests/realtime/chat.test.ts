@@ -175,3 +175,46 @@ describe('rules', () => {
     expect(await a!.call('chat.send', { conversationId, clientId: 'admin', text: 'admins continue' })).toMatchObject({ seq: 1 });
   });
 });
+
+describe('participants', () => {
+  it('adds people, who then receive; removes one, who is told and can no longer send; re-adding clears it', async () => {
+    const { people } = await team(3);
+    const [a, b, c] = people as [typeof people[0], typeof people[0], typeof people[0]];
+    const { conversationId } = await a.call('chat.startTeam', { title: 'Team', userIds: [b.userId] });
+    const sc = await c.open();
+    const updates: string[] = [];
+    sc.on('conversation:updated', (u) => updates.push(u.conversationId));
+    const gotC = collect(sc);
+
+    expect(await a.call('chat.addParticipants', { conversationId, userIds: [c.userId] })).toEqual({ added: 1 });
+    await until(() => updates.length === 1);
+    await a.call('chat.send', { conversationId, clientId: 'to-c', text: 'welcome' });
+    await until(() => gotC.length === 1);
+
+    expect(await a.call('chat.removeParticipant', { conversationId, userId: c.userId })).toEqual({ removed: true });
+    await until(() => updates.length === 2);
+    await expect(c.call('chat.send', { conversationId, clientId: 'after', text: 'still here?' })).rejects.toThrow('You have been removed from Attendance');
+    const recents = await c.call<any[]>('chat.recents', {}, 'query');
+    expect(recents.find((r) => r.conversationId === conversationId)).toMatchObject({ removed: true });
+
+    await a.call('chat.addParticipants', { conversationId, userIds: [c.userId] });
+    expect(await c.call('chat.send', { conversationId, clientId: 'back', text: 'back again' })).toMatchObject({ seq: 2 });
+  });
+
+  it('lets a participant leave, but not the responsible person, and not by removing themselves', async () => {
+    const { people: [a, b] } = await team();
+    const { conversationId } = await a!.call('chat.startDirect', { userId: b!.userId });
+    await expect(a!.call('chat.removeParticipant', { conversationId, userId: a!.userId })).rejects.toThrow('To leave the conversation, use Leave');
+    await server.db.participant.updateMany({ where: { conversationId, userId: a!.userId }, data: { responsible: true } });
+    await expect(a!.call('chat.leave', { conversationId })).rejects.toThrow('Transfer the service to someone else before leaving');
+    expect(await b!.call('chat.leave', { conversationId })).toEqual({ left: true });
+    await expect(b!.call('chat.messages', { conversationId }, 'query')).rejects.toThrow('You have been removed from Attendance');
+  });
+
+  it('adds only active members of the same company', async () => {
+    const { people: [a, b] } = await team();
+    const { conversationId } = await a!.call('chat.startDirect', { userId: b!.userId });
+    const stranger = await team();
+    await expect(a!.call('chat.addParticipants', { conversationId, userIds: [stranger.people[0]!.userId] })).rejects.toThrow('Only active members of this company can take part');
+  });
+});

@@ -9,6 +9,9 @@ export const CHAT_MESSAGES = {
   notParticipant: 'You are not in this conversation',
   removed: 'You have been removed from Attendance',
   notFound: 'Conversation not found',
+  responsibleCannotLeave: 'Transfer the service to someone else before leaving',
+  useLeave: 'To leave the conversation, use Leave',
+  notAParticipant: 'This person is not in the conversation',
   blocked: 'No momento a conta da empresa está desativada, você não poderá atender a fila, ou interagir com atendimentos.',
 } as const;
 
@@ -35,3 +38,5 @@ export const sendInput = z.object({
   mentions: z.array(id).max(50).optional(),
 });
 export const watermarkInput = z.object({ ...inConversation, uptoSeq: z.number().int().min(1) });
+export const addParticipantsInput = z.object({ ...inConversation, userIds: z.array(id).min(1).max(200) });
+export const removeParticipantInput = z.object({ ...inConversation, userId: id });

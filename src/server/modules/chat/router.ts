@@ -1,5 +1,8 @@
 import {
+  addParticipantsInput,
+  conversationInput,
   messagesInput,
+  removeParticipantInput,
   sendInput,
   startDirectInput,
   startTeamInput,
@@ -19,5 +22,8 @@ export const chatRouter = router({
   send: memberProcedure.input(sendInput).mutation(({ ctx, input }) => chat.sendMessage(chatContext(ctx), input)),
   markDelivered: memberProcedure.input(watermarkInput).mutation(({ ctx, input }) => chat.advanceWatermark(chatContext(ctx), input.conversationId, 'delivered', input.uptoSeq)),
   markRead: memberProcedure.input(watermarkInput).mutation(({ ctx, input }) => chat.advanceWatermark(chatContext(ctx), input.conversationId, 'read', input.uptoSeq)),
+  addParticipants: memberProcedure.input(addParticipantsInput).mutation(({ ctx, input }) => chat.addParticipants(chatContext(ctx), input.conversationId, input.userIds)),
+  removeParticipant: memberProcedure.input(removeParticipantInput).mutation(({ ctx, input }) => chat.removeParticipant(chatContext(ctx), input.conversationId, input.userId)),
+  leave: memberProcedure.input(conversationInput).mutation(({ ctx, input }) => chat.leaveConversation(chatContext(ctx), input.conversationId)),
 });
 

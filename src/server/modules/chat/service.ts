@@ -270,3 +270,46 @@ export async function listRecents(ctx: ChatContext) {
   // Fixed conversations stay on top (isFixo); the rest keep their recency order.
   return [...items.filter((i) => i.fixed), ...items.filter((i) => !i.fixed)];
 }
+
+/** Everyone still in the conversation, plus `also` (e.g. who was just removed), hears about it. */
+async function announceParticipants(ctx: ChatContext, conversationId: string, also: string[] = []) {
+  const present = await ctx.db.participant.findMany({ where: { conversationId, removed: false }, select: { userId: true } });
+  for (const userId of new Set([...present.map((p) => p.userId), ...also])) ctx.realtime.toUser(userId, 'conversation:updated', { conversationId });
+}
+
+/** Adds members ('Novos participantes foram adicionados'); someone removed earlier comes back. */
+export async function addParticipants(ctx: ChatContext, conversationId: string, userIds: string[]) {
+  assertMayWork(ctx);
+  await participation(ctx, conversationId);
+  const users = await activeMembers(ctx, userIds);
+  await ctx.db.$transaction(
+    users.map((userId) =>
+      ctx.db.participant.upsert({
+        where: { conversationId_userId: { conversationId, userId } },
+        create: { conversationId, userId },
+        update: { removed: false },
+      }),
+    ),
+  );
+  await announceParticipants(ctx, conversationId);
+  return { added: users.length };
+}
+
+/** Removes someone else ('Deseja remover {name}?' -> 'O participante foi removido!'). */
+export async function removeParticipant(ctx: ChatContext, conversationId: string, userId: string) {
+  if (userId === ctx.userId) throw new TRPCError({ code: 'BAD_REQUEST', message: M.useLeave });
+  await participation(ctx, conversationId);
+  const { count } = await ctx.db.participant.updateMany({ where: { conversationId, userId, removed: false }, data: { removed: true } });
+  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: M.notAParticipant });
+  await announceParticipants(ctx, conversationId, [userId]);
+  return { removed: true };
+}
+
+/** Leaves ('Deseja sair?' -> 'Você saiu do atendimento'); the responsible person transfers first. */
+export async function leaveConversation(ctx: ChatContext, conversationId: string) {
+  const { me } = await participation(ctx, conversationId);
+  if (me.responsible) throw new TRPCError({ code: 'BAD_REQUEST', message: M.responsibleCannotLeave });
+  await ctx.db.participant.update({ where: { id: me.id }, data: { removed: true } });
+  await announceParticipants(ctx, conversationId, [ctx.userId]);
+  return { left: true };
+}
