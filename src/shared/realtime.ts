@@ -10,6 +10,8 @@ export interface ServerToClientEvents {
   'message:new': (message: ChatMessageEvent) => void;
   /** Who is in the conversation changed (added, removed, left): refetch it and the recents. */
   'conversation:updated': (payload: { conversationId: string }) => void;
+  /** Someone is typing in a conversation (shown for TYPING_DELAY_MS after the last one). */
+  typing: (payload: { conversationId: string; userId: string }) => void;
   /** A participant's delivered/read watermark moved: the author's ticks change. */
   'receipt:update': (receipt: ReceiptEvent) => void;
   /** Sent once after the handshake, so the client knows who the server thinks it is. */
@@ -31,6 +33,8 @@ export const REGISTRATION_STEPS = [
 export type RegistrationStep = (typeof REGISTRATION_STEPS)[number];
 
 export interface ClientToServerEvents {
+  /** "I am typing here"; clients send it at most once per TYPING_DELAY_MS. */
+  typing: (payload: { conversationId: string }) => void;
   /** Round-trip check; the server acknowledges with its clock. */
   ping: (ack: (payload: { serverTime: number }) => void) => void;
 }

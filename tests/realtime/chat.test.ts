@@ -218,3 +218,27 @@ describe('participants', () => {
     await expect(a!.call('chat.addParticipants', { conversationId, userIds: [stranger.people[0]!.userId] })).rejects.toThrow('Only active members of this company can take part');
   });
 });
+
+describe('typing', () => {
+  it('reaches the other participants, not the typist or outsiders, and is ignored from non-participants', async () => {
+    const { people } = await team(3);
+    const [a, b, c] = people as [typeof people[0], typeof people[0], typeof people[0]];
+    const { conversationId } = await a.call('chat.startDirect', { userId: b.userId });
+    const [sa, sb, sc] = [await a.open(), await b.open(), await c.open()];
+    const seen: Record<string, { conversationId: string; userId: string }[]> = { a: [], b: [], c: [] };
+    sa.on('typing', (t) => seen.a!.push(t));
+    sb.on('typing', (t) => seen.b!.push(t));
+    sc.on('typing', (t) => seen.c!.push(t));
+
+    sa.emit('typing', { conversationId });
+    await until(() => seen.b!.length === 1);
+    expect(seen.b).toEqual([{ conversationId, userId: a.userId }]);
+
+    sc.emit('typing', { conversationId });
+    sa.emit('typing', { conversationId: 'not-a-uuid' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen.a).toEqual([]);
+    expect(seen.c).toEqual([]);
+    expect(seen.b).toHaveLength(1);
+  });
+});

@@ -11,6 +11,7 @@ import {
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
+import { registerChatSocketHandlers } from '../modules/chat/events';
 import { readCookie, resolveSession, SESSION_COOKIE } from '../modules/identity/sessions';
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -47,6 +48,12 @@ export function createRealtime(
     }
   });
 
+  const realtime: Realtime = {
+    toUser: (userId, event, ...args) => {
+      io.to(rooms.user(userId)).emit(event, ...args);
+    },
+  };
+
   io.on('connection', (socket) => {
     deps.onSocketCount?.(io.engine.clientsCount);
     void socket.join(rooms.user(socket.data.userId));
@@ -55,12 +62,8 @@ export function createRealtime(
       if (typeof ack === 'function') ack({ serverTime: Date.now() });
     });
     socket.on('disconnect', () => deps.onSocketCount?.(io.engine.clientsCount));
+    registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger });
   });
 
-  const realtime: Realtime = {
-    toUser: (userId, event, ...args) => {
-      io.to(rooms.user(userId)).emit(event, ...args);
-    },
-  };
   return { io, realtime };
 }

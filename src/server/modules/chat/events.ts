@@ -1,0 +1,34 @@
+import type { Socket } from 'socket.io';
+import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../../../shared/realtime';
+import type { Db } from '../../db/client';
+import type { Logger } from '../../logger';
+import type { Realtime } from '../../realtime';
+
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How long a socket's "is a participant" answer is trusted before asking the database again. */
+const PARTICIPATION_TTL_MS = 60_000;
+
+/** What the chat listens to on each socket: typing, relayed to the other participants only. */
+export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; realtime: Realtime; logger: Logger }) {
+  const checked = new Map<string, number>();
+  const userId = socket.data.userId;
+
+  socket.on('typing', (payload) => {
+    // A socket event has nobody to answer: a failure is logged, never left unhandled.
+    relayTyping(payload).catch((err) => deps.logger.warn({ err, userId }, 'typing relay failed'));
+  });
+
+  async function relayTyping(payload: { conversationId: string } | undefined) {
+    const conversationId = payload?.conversationId;
+    if (typeof conversationId !== 'string' || !UUID.test(conversationId)) return;
+    // Typing comes every 1.5 s while someone writes: one participation check a minute is enough.
+    if ((checked.get(conversationId) ?? 0) < Date.now()) {
+      const me = await deps.db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { removed: true } });
+      if (!me || me.removed) return;
+      checked.set(conversationId, Date.now() + PARTICIPATION_TTL_MS);
+    }
+    const others = await deps.db.participant.findMany({ where: { conversationId, removed: false, NOT: { userId } }, select: { userId: true } });
+    for (const other of others) deps.realtime.toUser(other.userId, 'typing', { conversationId, userId });
+  }
+}
