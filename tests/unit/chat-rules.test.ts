@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateMessageBytes, ticksFor, unreadCount } from '../../src/shared/domain/messages';
+import { estimateMessageBytes, ticksFor } from '../../src/shared/domain/messages';
 import { formatProtocol, newProtocol, normalizeProtocolQuery } from '../../src/shared/domain/protocol';
 
 describe('protocol numbers', () => {
@@ -24,8 +24,4 @@ describe('messages', () => {
     expect(ticksFor(1, [])).toBe('sent');
   });
 
-  it('count unread messages after the watermark, not my own', () => {
-    expect(unreadCount(10, 4, 2)).toBe(4);
-    expect(unreadCount(4, 10, 0)).toBe(0);
-  });
 });

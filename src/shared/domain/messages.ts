@@ -17,6 +17,3 @@ export function ticksFor(seq: number, others: { deliveredSeq: number; readSeq: n
   if (others.length > 0 && others.every((p) => p.deliveredSeq >= seq)) return 'delivered';
   return 'sent';
 }
-
-/** Unread messages: the ones after the reader's watermark, by someone else. */
-export const unreadCount = (lastSeq: number, readSeq: number, ownAfterRead: number) => Math.max(0, lastSeq - readSeq - ownAfterRead);

@@ -1,3 +1,4 @@
+import { RowActions } from './RowActions';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { createAdditionalFieldInput } from '../../../shared/schemas/profiles';
@@ -77,23 +78,15 @@ export function AdditionalFields({ domain }: { domain: string }) {
                   <code>{f.tag}</code>
                 </td>
                 <td>{f.multipleChoice ? f.options.join(', ') : <span className="muted">{t`Free text`}</span>}</td>
-                <td className="row-actions">
-                  <button type="button" className="button button-secondary button-small" aria-label={t`Edit ${f.name}`} onClick={() => open({ kind: 'edit', field: f })}>
-                    <Trans>Edit</Trans>
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-secondary button-small"
-                    aria-label={t`Delete ${f.name}`}
-                    disabled={remove.isPending}
-                    onClick={() => {
-                      setEditing(null);
-                      remove.mutate({ domain, fieldId: f.id });
-                    }}
-                  >
-                    <Trans>Delete</Trans>
-                  </button>
-                </td>
+                <RowActions
+                  name={f.name}
+                  deleting={remove.isPending}
+                  onEdit={() => open({ kind: 'edit', field: f })}
+                  onDelete={() => {
+                    setEditing(null);
+                    remove.mutate({ domain, fieldId: f.id });
+                  }}
+                />
               </tr>
             ))}
           </tbody>

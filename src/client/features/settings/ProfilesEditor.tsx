@@ -1,3 +1,4 @@
+import { RowActions } from './RowActions';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { ProfilePermissions } from '../../../shared/domain/profiles';
@@ -77,33 +78,22 @@ export function ProfilesEditor({ domain }: { domain: string }) {
                 </th>
                 <td>{i18n._(PROFILE_TYPE_LABELS[p.type])}</td>
                 <td>{p.membersUsing}</td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    className="button button-secondary button-small"
-                    aria-label={t`Edit ${p.name}`}
-                    onClick={() => {
-                      setNotice(null);
-                      setEditing({ kind: 'edit', profile: p });
-                    }}
-                  >
-                    <Trans>Edit</Trans>
-                  </button>
-                  {!p.builtIn && (
-                    <button
-                      type="button"
-                      className="button button-secondary button-small"
-                      disabled={remove.isPending}
-                      aria-label={t`Delete ${p.name}`}
-                      onClick={() => {
-                        setEditing(null);
-                        remove.mutate({ domain, profileId: p.id });
-                      }}
-                    >
-                      <Trans>Delete</Trans>
-                    </button>
-                  )}
-                </td>
+                <RowActions
+                  name={p.name}
+                  deleting={remove.isPending}
+                  onEdit={() => {
+                    setNotice(null);
+                    setEditing({ kind: 'edit', profile: p });
+                  }}
+                  onDelete={
+                    p.builtIn
+                      ? undefined
+                      : () => {
+                          setEditing(null);
+                          remove.mutate({ domain, profileId: p.id });
+                        }
+                  }
+                />
               </tr>
             ))}
           </tbody>

@@ -244,8 +244,10 @@ export async function listRecents(ctx: ChatContext) {
   });
   const unread = await ctx.db.$queryRaw<{ conversationId: string; n: bigint }[]>`
     SELECT m."conversationId", count(*) AS n
-    FROM "Message" m JOIN "Participant" p ON p."conversationId" = m."conversationId" AND p."userId" = ${ctx.userId}::uuid
-    WHERE m.seq > p."readSeq" AND (m."authorId" IS NULL OR m."authorId" <> ${ctx.userId}::uuid)
+    FROM "Participant" p
+    JOIN "Conversation" c ON c."id" = p."conversationId" AND c."companyId" = ${ctx.company.id}::uuid
+    JOIN "Message" m ON m."conversationId" = p."conversationId" AND m.seq > p."readSeq"
+    WHERE p."userId" = ${ctx.userId}::uuid AND (m."authorId" IS NULL OR m."authorId" <> ${ctx.userId}::uuid)
     GROUP BY m."conversationId"`;
   const unreadBy = new Map(unread.map((r) => [r.conversationId, Number(r.n)]));
   const items = mine.map(({ conversation: c, ...p }) => {
