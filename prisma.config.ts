@@ -9,6 +9,6 @@ export default defineConfig({
   experimental: { adapter: true },
   engine: 'js',
   adapter: async () => new PrismaPg(pgConnectionFields(process.env.DATABASE_URL!)),
-  schema: 'prisma/schema.prisma',
+  schema: 'prisma/schema',
   migrations: { path: 'prisma/migrations' },
 });

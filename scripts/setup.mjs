@@ -64,7 +64,8 @@ function hashOf(files) {
 
 function generatePrismaClient() {
   const stamp = path.join(root, 'src/generated/prisma/.schema-hash');
-  const hash = hashOf(['prisma/schema.prisma', 'package-lock.json']);
+  const schemaFiles = fs.readdirSync(path.join(root, 'prisma/schema')).filter((f) => f.endsWith('.prisma')).sort();
+  const hash = hashOf([...schemaFiles.map((f) => `prisma/schema/${f}`), 'package-lock.json']);
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return;
   // generate reads DATABASE_URL through prisma.config.ts but never connects.
   run(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], {

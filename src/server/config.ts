@@ -45,6 +45,13 @@ const envSchema = z
     RTC_ANNOUNCED_IP: optionalString,
     RTC_MIN_PORT: port(40000),
     RTC_MAX_PORT: port(49999),
+    /** prod | stage | dev: sets the call time limit (8 h / 4 h / 2 h). Default: prod under NODE_ENV=production, else dev. */
+    APP_ENV: z.preprocess(emptyToUndefined, z.enum(['prod', 'stage', 'dev']).optional()),
+    /** This instance's name in Call.hostInstance; must be unique per instance and stable across restarts. */
+    INSTANCE_ID: z.preprocess(emptyToUndefined, z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, ".", "_" or "-", at most 64').optional()),
+
+    /** Largest file, image or voice message one chat upload may carry, in bytes (default 25 MB). */
+    MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(5 * 1024 ** 3).default(25 * 1024 * 1024),
 
     /** Credits a newly registered company starts with (the template's bonusnewcompany). */
     NEW_COMPANY_BONUS: z.coerce.number().min(0).max(1_000_000_000).default(0),
@@ -79,6 +86,8 @@ export interface Config {
   sms: { url: string | undefined; token: string | undefined };
   /** Credits given to each newly registered company. */
   newCompanyBonus: number;
+  /** Largest chat attachment, in bytes. */
+  maxUploadBytes: number;
   media: {
     workerBin: string | undefined;
     numWorkers: number;
@@ -86,6 +95,12 @@ export interface Config {
     announcedIp: string | undefined;
     minPort: number;
     maxPort: number;
+  };
+  calls: {
+    /** Which call time limit applies (calls-errors-constants §9). */
+    appEnv: 'prod' | 'stage' | 'dev';
+    /** Names this process in Call.hostInstance. */
+    instanceId: string;
   };
 }
 
@@ -123,6 +138,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     sms: { url: env.SMS_URL, token: env.SMS_TOKEN },
     newCompanyBonus: env.NEW_COMPANY_BONUS,
+    maxUploadBytes: env.MAX_UPLOAD_BYTES,
     media: {
       workerBin: env.MEDIASOUP_WORKER_BIN,
       numWorkers: env.MEDIASOUP_NUM_WORKERS ?? os.availableParallelism(),
@@ -130,6 +146,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       announcedIp: env.RTC_ANNOUNCED_IP,
       minPort: env.RTC_MIN_PORT,
       maxPort: env.RTC_MAX_PORT,
+    },
+    calls: {
+      appEnv: env.APP_ENV ?? (env.NODE_ENV === 'production' ? 'prod' : 'dev'),
+      instanceId: env.INSTANCE_ID ?? os.hostname().replace(/[^\w.-]/g, '-').slice(0, 64),
     },
   };
 }

@@ -3,7 +3,8 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Logger } from './logger';
 import type { Mailer } from './mail';
-import type { MediaStatus } from './media/status';
+import type { WorkerPool } from './media/rooms';
+import type { CallsHub } from './modules/calls/hub';
 import type { Realtime } from './realtime';
 import type { SmsSender } from './sms';
 import type { ObjectStore } from './storage';
@@ -14,7 +15,9 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   storage: ObjectStore;
-  media: { status(): MediaStatus };
+  media: WorkerPool;
+  /** The calls this process hosts: media rooms, timers, recordings (modules/calls). */
+  calls: CallsHub;
   realtime: Realtime;
   clock: Clock;
   mailer: Mailer;

@@ -10,10 +10,14 @@ import { outboxPage } from './mail/outbox-page';
 import { createMetrics } from './metrics';
 import type { AppDeps } from './deps';
 import { createRealtime, type Io } from './realtime';
+import { CallsHub } from './modules/calls/hub';
+import type { CallsDeps } from './modules/calls/service';
 import { appRouter } from './router';
 import { localFilesHandler } from './storage';
 import { serveCompanyImage, uploadCompanyImage } from './modules/company/image';
 import { serveAvatar, uploadAvatar } from './modules/identity/avatar';
+import { uploadAttachment } from './uploads/attachments';
+import { presenceSettled } from './modules/chat/presence';
 import { checkHealth } from './modules/system/service';
 import { createContext } from './trpc';
 
@@ -31,19 +35,23 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export function createServer(base: Omit<AppDeps, 'realtime'>): AppServer {
+export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>): AppServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   const httpServer = http.createServer(app);
   const metrics = createMetrics(new Set(Object.keys(appRouter._def.procedures)));
+  const calls = new CallsHub(base);
+  const callsDeps = (): CallsDeps => ({ ...base, realtime: calls.realtime, hub: calls });
   const { io, realtime } = createRealtime(httpServer, {
     db: base.db,
     logger: base.logger,
     clock: base.clock,
     onSocketCount: (n) => metrics.openSockets.set(n),
+    calls: callsDeps,
   });
-  const deps: AppDeps = { ...base, realtime };
+  calls.attach(realtime);
+  const deps: AppDeps = { ...base, realtime, calls };
 
   app.use(
     pinoHttp({
@@ -73,6 +81,7 @@ export function createServer(base: Omit<AppDeps, 'realtime'>): AppServer {
   app.get('/avatars/:userId', serveAvatar(deps));
   app.put('/uploads/company/:domain/image', uploadCompanyImage(deps));
   app.get('/companies/:domain/image', serveCompanyImage(deps));
+  app.put('/uploads/chat/:domain/:conversationId', uploadAttachment(deps));
 
   app.use(
     '/trpc',
@@ -123,9 +132,11 @@ export function createServer(base: Omit<AppDeps, 'realtime'>): AppServer {
       }),
     close: async () => {
       metrics.stop();
+      await calls.close();
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       // io.close() disconnects every socket and closes the HTTP server too.
       await new Promise<void>((resolve) => io.close(() => resolve()));
+      await presenceSettled(io);
       httpServer.closeIdleConnections();
       await closed;
     },

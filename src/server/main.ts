@@ -16,6 +16,7 @@ import { startJobs } from './jobs';
 import { createLogger, type Logger } from './logger';
 import { createMailer } from './mail';
 import { MediaWorkers } from './media';
+import { startCalls } from './modules/calls/service';
 import { createSmsSender } from './sms';
 import { createStorage } from './storage';
 
@@ -79,9 +80,11 @@ export async function startApp(
     logger.info({ mail: mailer.kind, sms: sms.kind }, 'mail and SMS');
 
     const server = createServer({ config: { ...config, appSecret }, db, logger, storage, media, clock, mailer, sms });
+    // Calls this instance hosted before a crash or restart lost their media: end them first.
+    await startCalls({ ...server.deps, hub: server.deps.calls });
     const url = await server.listen(config.port, config.host);
     cleanups.push(() => server.close());
-    const jobs = startJobs({ db, clock, logger });
+    const jobs = startJobs(server.deps);
     cleanups.push(() => jobs.stop());
     return { url, server, stop };
   } catch (err) {

@@ -1,9 +1,14 @@
+import { billingRouter } from './modules/billing/router';
+import { callsRouter } from './modules/calls/router';
 import { chatRouter } from './modules/chat/router';
 import { clientsRouter } from './modules/clients/router';
 import { companyRouter } from './modules/company/router';
 import { accountRouter, authRouter } from './modules/identity/router';
 import { invitesRouter, membersRouter } from './modules/members/router';
+import { notificationsRouter } from './modules/notifications/router';
 import { profilesRouter } from './modules/profiles/router';
+import { groupsRouter, queuesRouter } from './modules/queues/router';
+import { customerRouter, serviceRouter } from './modules/service/router';
 import { additionalFieldsRouter, settingsRouter } from './modules/settings/router';
 import { systemRouter } from './modules/system/router';
 import { router } from './trpc';
@@ -21,6 +26,13 @@ export const appRouter = router({
   additionalFields: additionalFieldsRouter,
   clients: clientsRouter,
   chat: chatRouter,
+  queues: queuesRouter,
+  groups: groupsRouter,
+  service: serviceRouter,
+  customer: customerRouter,
+  notifications: notificationsRouter,
+  calls: callsRouter,
+  billing: billingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,23 +3,66 @@
  * `queue:<companyId>`, `conversation:<id>`, `call:<id>` (ARCHITECTURE.md, Realtime).
  * Each module adds its events here; payloads are plain JSON.
  */
-import type { ChatMessageEvent, ReceiptEvent } from './chat-events';
+import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from './chat-events';
+import type { QueueRequestEvent } from './service-events';
+import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallRequest, CallSignal, CallState, ProducerInfo } from './call-events';
 
 export interface ServerToClientEvents {
   /** A committed message, to every participant's tabs. Clients order and de-duplicate by seq. */
   'message:new': (message: ChatMessageEvent) => void;
-  /** Who is in the conversation changed (added, removed, left): refetch it and the recents. */
+  /**
+   * A message was edited or removed (the whole message, as it is now). Its `changeSeq` is gapless
+   * per conversation: a client that sees a gap asks `chat.changes` for what it missed.
+   */
+  'message:updated': (message: ChatMessageEvent) => void;
+  /** Who is in the conversation changed (added, removed, left) or the caller pinned it: refetch it and the recents. */
   'conversation:updated': (payload: { conversationId: string }) => void;
+  /** The conversation was deleted: drop it from the recents and close it. */
+  'conversation:removed': (payload: { conversationId: string }) => void;
+  /** The conversation's notes (anotações) changed: refetch them. Members only. */
+  'conversation:notes': (payload: { conversationId: string }) => void;
+  /** Someone's presence as the receiver may see it (invisible shows as offline). */
+  'presence:update': (payload: PresenceEvent) => void;
   /** Someone is typing in a conversation (shown for TYPING_DELAY_MS after the last one). */
   typing: (payload: { conversationId: string; userId: string }) => void;
-  /** A participant's delivered/read watermark moved: the author's ticks change. */
+  /**
+   * A participant's delivered/read watermark moved: the author's ticks change. Also sent to the
+   * reader's own tabs, so reading in one tab clears the unread count in the others.
+   */
   'receipt:update': (receipt: ReceiptEvent) => void;
   /** Sent once after the handshake, so the client knows who the server thinks it is. */
   'session:ready': (payload: { userId: string; socketId: string }) => void;
   /** Something changed that the user should look at (the notifications module fills this in). */
-  'notification:new': (payload: { id: string; title: string; subtitle?: string }) => void;
+  'notification:new': (payload: { id: string; title: string; type?: string; subtitle?: string; action?: string }) => void;
+  /** Notifications were marked read in another tab: the badge and list follow. */
+  'notification:read': (payload: { ids: string[] | 'all' }) => void;
   /** Progress of the company the user is registering (spec 4, Company registration steps). */
   'company:registration': (payload: { domain: string; step: RegistrationStep }) => void;
+  // Customer service (service module)
+  /** A request entered the queue: to the attendants who can see it (spec 5, queue visibility). */
+  'queue:added': (payload: { domain: string; request: QueueRequestEvent }) => void;
+  /** A request left the queue (taken, left, concluded): to every attendant, so it disappears at once. */
+  'queue:removed': (payload: { domain: string; conversationId: string }) => void;
+  /** Every 60 s while people wait: the client plays the queue sound (honouring playFila). */
+  'queue:alarm': (payload: { domain: string; waiting: number }) => void;
+  /** The customer's place in line changed (1 = next). */
+  'service:position': (payload: { conversationId: string; position: number }) => void;
+
+  // Calls (calls module) -------------------------------------------------------------------------
+  /** A ring to every tab of the callee, or its end; 'accepted'/'otherReject' tell the caller. */
+  'call:signal': (signal: CallSignal) => void;
+  /** The call's whole state after a change, to its call room. */
+  'call:state': (state: CallState) => void;
+  /** The call is over for everyone (or, with reason kicked/insufficientBalance, for this user). */
+  'call:ended': (payload: CallEnded) => void;
+  /** The owner's remote command to this participant; unmute and unmuteVideo ask first. */
+  'call:command': (payload: CallCommandEvent) => void;
+  /** Someone started sending a track: consume it. */
+  'call:newProducer': (producer: ProducerInfo) => void;
+  'call:producerClosed': (payload: { producerId: string }) => void;
+  'call:producerPaused': (payload: { producerId: string; paused: boolean }) => void;
+  /** The in-call chat (live rooms and calls); not stored. */
+  'call:chat': (line: CallChatLine) => void;
 }
 
 export const REGISTRATION_STEPS = [
@@ -37,6 +80,8 @@ export interface ClientToServerEvents {
   typing: (payload: { conversationId: string }) => void;
   /** Round-trip check; the server acknowledges with its clock. */
   ping: (ack: (payload: { serverTime: number }) => void) => void;
+  /** Calls: join, media negotiation, chat and leave on a call's own socket (see CallRequest). */
+  'call:request': (request: CallRequest, ack: (response: CallAck) => void) => void;
 }
 
 export interface InterServerEvents {}

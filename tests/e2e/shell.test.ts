@@ -64,8 +64,9 @@ describe('app shell', () => {
       expect(await page.title()).toBe('Members · Atende');
       await page.goto(server.url + '/i/recent/chat/abc123/details');
       await page.getByRole('heading', { name: 'Service details' }).waitFor();
+      // A company's queue page, for a company that does not exist: the page itself says so.
       await page.goto(server.url + '/acme/direct/queue/sales');
-      await page.getByRole('heading', { name: 'Waiting in the queue' }).waitFor();
+      await page.getByRole('heading', { name: 'Domain not found' }).waitFor();
     } finally {
       await context.close();
     }

@@ -124,7 +124,7 @@ describe('receipts', () => {
     sa.on('receipt:update', (r) => receipts.push(r));
     const m = await a!.call<ChatMessageEvent>('chat.send', { conversationId, clientId: 'r1', text: 'did you see this?' });
 
-    let recents = await b!.call<any[]>('chat.recents', {}, 'query');
+    let recents = await b!.call<{ items: any[] }>('chat.recents', {}, 'query').then((r) => r.items);
     expect(recents.find((r) => r.conversationId === conversationId)).toMatchObject({ unread: 1, lastMessage: { text: 'did you see this?' } });
 
     await b!.call('chat.markDelivered', { conversationId, uptoSeq: m.seq });
@@ -134,7 +134,7 @@ describe('receipts', () => {
       { conversationId, userId: b!.userId, kind: 'delivered', uptoSeq: m.seq },
       { conversationId, userId: b!.userId, kind: 'read', uptoSeq: m.seq },
     ]);
-    recents = await b!.call<any[]>('chat.recents', {}, 'query');
+    recents = await b!.call<{ items: any[] }>('chat.recents', {}, 'query').then((r) => r.items);
     expect(recents.find((r) => r.conversationId === conversationId)).toMatchObject({ unread: 0 });
     // Watermarks never go back.
     expect(await b!.call('chat.markRead', { conversationId, uptoSeq: 1 })).toMatchObject({ moved: false });
@@ -189,16 +189,22 @@ describe('participants', () => {
     expect(await a.call('chat.addParticipants', { conversationId, userIds: [c.userId] })).toEqual({ added: 1 });
     await until(() => updates.length === 1);
     await a.call('chat.send', { conversationId, clientId: 'to-c', text: 'welcome' });
-    await until(() => gotC.length === 1);
+    await until(() => gotC.length === 2);
+    // The conversation says who came in, in every reader's language (kind + params).
+    expect(gotC.map((m) => [m.type, m.text])).toEqual([['info', 'New participants were added: Member 2'], ['texto', 'welcome']]);
+    expect(gotC[0]!.data).toEqual({ info: 'participantsAdded', params: { names: ['Member 2'] } });
 
     expect(await a.call('chat.removeParticipant', { conversationId, userId: c.userId })).toEqual({ removed: true });
     await until(() => updates.length === 2);
     await expect(c.call('chat.send', { conversationId, clientId: 'after', text: 'still here?' })).rejects.toThrow('You have been removed from Attendance');
-    const recents = await c.call<any[]>('chat.recents', {}, 'query');
+    const recents = await c.call<{ items: any[] }>('chat.recents', {}, 'query').then((r) => r.items);
     expect(recents.find((r) => r.conversationId === conversationId)).toMatchObject({ removed: true });
 
     await a.call('chat.addParticipants', { conversationId, userIds: [c.userId] });
-    expect(await c.call('chat.send', { conversationId, clientId: 'back', text: 'back again' })).toMatchObject({ seq: 2 });
+    // 1 added, 2 welcome, 3 removed, 4 added again.
+    expect(await c.call('chat.send', { conversationId, clientId: 'back', text: 'back again' })).toMatchObject({ seq: 5 });
+    const history = await a.call<ChatMessageEvent[]>('chat.messages', { conversationId, afterSeq: 0 }, 'query');
+    expect(history.map((m) => m.data && (m.data as { info: string }).info)).toEqual(['participantsAdded', null, 'participantRemoved', 'participantsAdded', null]);
   });
 
   it('lets a participant leave, but not the responsible person, and not by removing themselves', async () => {

@@ -1,16 +1,65 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
-import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH } from '../../shared/constants';
+import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH, MESSAGE_MAX_LENGTH } from '../../shared/constants';
+import { CALL_MESSAGES as CALL, CALL_TIME_LIMIT_MESSAGES as LIMIT } from '../../shared/domain/calls';
 import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
+import { CHAT_MESSAGES as CH } from '../../shared/schemas/chat';
 import { COMPANY_MESSAGES as C } from '../../shared/schemas/company';
 import { IDENTITY_MESSAGES as M } from '../../shared/schemas/identity';
+import { QUEUE_MESSAGES as Q } from '../../shared/schemas/queues';
+import { SERVICE_MESSAGES as S } from '../../shared/schemas/service';
+
+/**
+ * Customer service: queues, groups, requests, notifications. Spread first into KNOWN, so an
+ * entry another area maps itself (the chat's texts) keeps that area's wording.
+ */
+const SERVICE_TEXTS: Record<string, MessageDescriptor> = {
+  [S.requestNotFound]: msg`Request not found`,
+  [S.alreadyTaken]: msg`This request has already been taken`,
+  [S.nameRequired]: msg`To start, tell us your name:`,
+  [`name: ${S.nameRequired}`]: msg`To start, tell us your name:`,
+  [S.queueDisabled]: msg`This queue is not taking requests at the moment`,
+  [S.notTakingRequests]: msg`This company is not taking requests at the moment`,
+  [S.contactUsBlocked]: msg`Contact Us is not available at the moment`,
+  [S.notAService]: msg`This conversation is not a service request`,
+  [S.wrongState]: msg`This service is not in a state that allows this`,
+  [S.notAllowed]: msg`Only the person responsible for this service can do this`,
+  [S.neverTaken]: msg`Only a service that was taken can be reopened`,
+  [S.changed]: msg`This service was changed by someone else. Reload it and try again.`,
+  [S.concluded]: msg`This service is concluded: start a new one`,
+  [S.attendantNotFound]: msg`Attendant not found`,
+  [S.transferToSelf]: msg`You are already responsible for this service`,
+  [S.slaAlreadyOpen]: msg`A proposal is already waiting for the customer’s answer`,
+  [S.slaInThePast]: msg`The proposed date must be in the future`,
+  [S.slaNotOpen]: msg`There is no proposal waiting for an answer`,
+  [S.notRateable]: msg`Only a concluded service that someone served can be rated`,
+  [S.alreadyRated]: msg`This service was already rated`,
+  [S.companyNotLinked]: msg`This company is not one of your client or network companies`,
+  [S.entryNotFound]: msg`Time entry not found`,
+  [S.invalidForm]: msg`Check the highlighted fields`,
+  [S.conversationNotFound]: msg`Conversation not found`,
+  [S.notParticipant]: msg`You are not in this conversation`,
+  [S.removed]: msg`You have been removed from Attendance`,
+  [S.blocked]: msg`At the moment the company account is deactivated: you cannot serve the queue or interact with services.`,
+  [Q.noGroup]: msg`You need to set at least one service group for this channel`,
+  [`groupIds: ${Q.noGroup}`]: msg`You need to set at least one service group for this channel`,
+  [Q.groupHasMembers]: msg`This group is linked to one or more members. Unlink them all to continue.`,
+  [Q.lastGroupOfQueue]: msg`This group is the only one serving a queue: give that queue another group first`,
+  [Q.queueHasWaiting]: msg`People are waiting in this queue: serve or transfer them before removing it`,
+  [Q.contactUsQueue]: msg`Contact Us requests go to this queue: choose another one in the Contact Us settings first`,
+  'Notification not found': msg`Notification not found`,
+  'Too short': msg`Too short`,
+  'Too long': msg`Too long`,
+  'Choose one of the options': msg`Choose one of the options`,
+};
 
 /**
  * The server answers with the spec's texts (English, a few Portuguese); this is the one place that
  * turns them into the user's language. A text not listed here is shown as the server sent it.
  */
 const KNOWN: Record<string, MessageDescriptor> = {
+  ...SERVICE_TEXTS,
   [M.invalidEmail]: msg`Invalid email`,
   [M.passwordTooShort]: msg`Password too short, minimum 6 characters!`,
   [M.passwordsDiffer]: msg`Passwords do not match`,
@@ -56,6 +105,109 @@ const KNOWN: Record<string, MessageDescriptor> = {
   'A company cannot be its own client': msg`A company cannot be its own client`,
   'Invitation not found': msg`Invitation not found`,
   'Client company not found': msg`Client company not found`,
+  // Chat
+  [CH.self]: msg`You cannot start an event with yourself`,
+  [CH.tooLong]: msg`Messages have at most ${MESSAGE_MAX_LENGTH} characters`,
+  [CH.empty]: msg`Write a message first`,
+  [CH.notParticipant]: msg`You are not in this conversation`,
+  [CH.removed]: msg`You have been removed from Attendance`,
+  [CH.notFound]: msg`Conversation not found`,
+  [CH.responsibleCannotLeave]: msg`Transfer the service to someone else before leaving`,
+  [CH.useLeave]: msg`To leave the conversation, use Leave`,
+  [CH.notAParticipant]: msg`This person is not in the conversation`,
+  [CH.onlyMembers]: msg`Only active members of this company can take part`,
+  [CH.blocked]: msg`The company's account is currently deactivated: you will not be able to serve the queue or interact with conversations.`,
+  [CH.commentsMembersOnly]: msg`Only members of the company can write comments`,
+  [CH.messageNotFound]: msg`Message not found`,
+  [CH.onlyAuthorEdits]: msg`Only the author can edit a message`,
+  [CH.notEditable]: msg`Only text messages can be edited`,
+  [CH.removedMessage]: msg`This message was removed`,
+  [CH.replyElsewhere]: msg`You can only reply to a message of the same conversation`,
+  [CH.mentionsParticipants]: msg`Only participants of the conversation can be mentioned`,
+  [CH.notForwardable]: msg`This message cannot be forwarded`,
+  [CH.forwardTargets]: msg`You can only forward to conversations you take part in`,
+  [CH.conversationMissing]: msg`Could not delete the conversation [404x1B]`,
+  [CH.conversationProblem]: msg`There was a problem deleting the conversation!`,
+  [CH.conversationHasTasks]: msg`This conversation is linked to one or more tasks. To delete it, the tasks must be unlinked from it.`,
+  [CH.typeRemover]: msg`Type REMOVER to confirm`,
+  [CH.onlyCreatorOrAdminDeletes]: msg`Only the person who opened the conversation or an administrator can remove it`,
+  [CH.fileNotFound]: msg`File not found`,
+  [CH.noteNotFound]: msg`Note not found`,
+  [CH.onlyAuthorNote]: msg`Only the author can change a note`,
+  [CH.notesMembersOnly]: msg`Notes are for members of the company only`,
+  'Write the note first': msg`Write the note first`,
+  'Notes have at most 5000 characters': msg`Notes have at most 5000 characters`,
+  // Uploads (PUT /uploads/chat/...)
+  'The upload needs a Content-Length': msg`The upload needs a Content-Length`,
+  'The file is empty': msg`The file is empty`,
+  'The company has no storage space left for this file. Remove files or ask an administrator to increase the plan.': msg`The company has no storage space left for this file. Remove files or ask an administrator to increase the plan.`,
+  'The thumbnail must be a small image': msg`The thumbnail must be a small image`,
+  'A voice message must be audio': msg`A voice message must be audio`,
+  'The upload was interrupted; send the file again': msg`The upload was interrupted; send the file again`,
+};
+
+/** Texts that carry a short code: 'Não foi possível remover a mensagem [{code}]' and the like. */
+const CODE_PATTERNS: { pattern: RegExp; describe: (code: string) => MessageDescriptor }[] = [
+  {
+    pattern: new RegExp(`^${escapeRegExp(CH.messageRemoval).replace('\\{code\\}', '(.+)')}$`),
+    describe: (code) => msg`Could not remove the message [${code}]`,
+  },
+  {
+    pattern: new RegExp(`^${escapeRegExp(CH.conversationStorage).replace('\\{code\\}', '(.+)')}$`),
+    describe: (code) => msg`Could not delete the conversation [${code}]`,
+  },
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+/** Calls and credits (calls module): the spec's Portuguese texts and ours. */
+const CALLS: Record<string, MessageDescriptor> = {
+  [CALL.whatsappCustomer]: msg`WhatsApp customers cannot receive calls.`,
+  [CALL.telegramOnly]: msg`Telegram customers cannot receive calls.`,
+  [CALL.companyDeactivated]: msg`Attention - Company deactivated`,
+  [CALL.planBlocked]: msg`At the moment the company account is deactivated: you cannot serve the queue or interact with conversations.`,
+  [CALL.voiceCallFinished]: msg`Voice call finished`,
+  [CALL.callMissing]: msg`Call/Live does not exist`,
+  [CALL.insufficientBalance]: msg`Attention - Insufficient balance: to keep using the resources, you must add credits.`,
+  [CALL.recordingPlanOff]: msg`Service disabled - Ask the administrator to enable call recording`,
+  [CALL.recordingPlanOffAdmin]: msg`Your organization's settings do not allow starting a recording`,
+  [CALL.recordingDisabled]: msg`Recording disabled - The organization's settings do not allow starting the recording`,
+  [CALL.notRecorder]: msg`You cannot finish this recording`,
+  [CALL.roomGone]: msg`Room not found. You cannot finish this recording`,
+  [CALL.alreadyInCall]: msg`You are already on a call!`,
+  [CALL.sessionNotStarted]: msg`Session not started. Wait and try again later`,
+  [CALL.connectionFailed]: msg`Connection to the session failed`,
+  [CALL.notParticipant]: msg`You are not in this call`,
+  [CALL.onlyOwner]: msg`Only the owner of the call can do this`,
+  [CALL.recordOwnerOrAdmin]: msg`Only the owner of the call or an administrator can record`,
+  [CALL.recordingBusy]: msg`The recording is changing state; try again in a moment`,
+  [CALL.notRecording]: msg`This call is not being recorded`,
+  [CALL.alreadyRecording]: msg`This call is already being recorded`,
+  [CALL.recordingFailed]: msg`The recording could not be started`,
+  [CALL.recordingStopFailed]: msg`The recording could not be finished`,
+  [CALL.kicked]: msg`You were removed from this call`,
+  [CALL.noOneToCall]: msg`There is nobody else in this conversation to call`,
+  [CALL.callsUnavailable]: msg`Calls are not available on this server right now`,
+  [CALL.wrongInstance]: msg`This call is hosted by another server instance`,
+  [CALL.targetNotInCall]: msg`This person is not in the call`,
+  [CALL.selfCommand]: msg`You cannot send this command to yourself`,
+  [CALL.notRinging]: msg`This call is no longer ringing`,
+  [CALL.badLink]: msg`This call link is not valid`,
+  [CALL.liveOnlyPresenter]: msg`Only the presenter sends media in a live session`,
+  [CALL.recordingNotFound]: msg`Recording not found`,
+  [LIMIT.prod]: msg`Time limit of 8 hours`,
+  [LIMIT.stage]: msg`Time limit of 4 h reached`,
+  [LIMIT.dev]: msg`Time limit of 2 h reached`,
+  // Media in the browser (features/calls/devices.ts) and the media server's own refusals.
+  'Sem Acesso - Microfone e WebCam estão bloquedas. Desbloquei para realizar Chamadas.': msg`No access - Microphone and webcam are blocked. Unblock them to make calls.`,
+  'Erro ao carregar a câmera': msg`Could not load the camera`,
+  'Não foi possível ativar o sistema de mídia': msg`Could not activate the media system`,
+  'This track is no longer available': msg`This track is no longer available`,
+  'Your browser cannot receive this track': msg`Your browser cannot receive this track`,
+  'This call has ended': msg`This call has ended`,
+  'Conversation not found': msg`Conversation not found`,
+  'You are not in this conversation': msg`You are not in this conversation`,
 };
 
 /** Texts that carry an e-mail address (spec: 'Não foi possivel enviar o e-mail para {email}'). */
@@ -82,16 +234,20 @@ const PATTERNS: { pattern: RegExp; describe: (n: number) => MessageDescriptor }[
     pattern: /^Wait (\d+) seconds before asking for a new code\.$/,
     describe: (seconds) => msg`Wait ${seconds} seconds before asking for a new code.`,
   },
+  {
+    pattern: /^The file is too large \(at most (\d+) MB\)$/,
+    describe: (mb) => msg`The file is too large (at most ${mb} MB)`,
+  },
 ];
 
 export function translateServerMessage(i18n: I18n, message: string): string {
-  const known = KNOWN[message];
+  const known = KNOWN[message] ?? CALLS[message];
   if (known) return i18n._(known);
   for (const { pattern, describe } of PATTERNS) {
     const match = pattern.exec(message);
     if (match) return i18n._(describe(Number(match[1])));
   }
-  for (const { pattern, describe } of ADDRESS_PATTERNS) {
+  for (const { pattern, describe } of [...ADDRESS_PATTERNS, ...CODE_PATTERNS]) {
     const match = pattern.exec(message);
     if (match) return i18n._(describe(match[1]!));
   }

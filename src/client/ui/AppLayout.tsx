@@ -1,8 +1,12 @@
 import { Trans } from '@lingui/react/macro';
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { CompanyGate } from '../guard/CompanyGate';
+import { ServiceAlerts } from '../features/notifications/ServiceAlerts';
 import { Spinner } from './Spinner';
+
+// Its own chunk (mediasoup-client is large): loaded right after the app, before any ring arrives.
+const CallOverlay = lazy(() => import('../features/calls/CallOverlay').then((m) => ({ default: m.CallOverlay })));
 
 /** The signed-in app (/i/...): the main areas on the side, the current one next to them. */
 export function AppLayout() {
@@ -11,6 +15,12 @@ export function AppLayout() {
       <nav className="app-nav">
         <AppLink to="/i/recent">
           <Trans>Recent chats</Trans>
+        </AppLink>
+        <AppLink to="/i/recent/queue/all">
+          <Trans>Queue</Trans>
+        </AppLink>
+        <AppLink to="/i/kanbansla">
+          <Trans>SLA board</Trans>
         </AppLink>
         <AppLink to="/i/calendar">
           <Trans>Calendar</Trans>
@@ -39,11 +49,16 @@ export function AppLayout() {
       </nav>
       <div className="app-content">
         <CompanyGate />
+        <ServiceAlerts />
         {/* Its own boundary, so the side navigation stays put while an area's code loads. */}
         <Suspense fallback={<Spinner />}>
           <Outlet />
         </Suspense>
       </div>
+      {/* Incoming calls in every tab, and the call screen over whatever is open. */}
+      <Suspense fallback={null}>
+        <CallOverlay />
+      </Suspense>
     </div>
   );
 }

@@ -31,9 +31,19 @@ export function Subpage({ children }: { children: ReactNode }) {
 }
 
 const titles = new Map<string, { level: number; title: string }>();
+let prefix = '';
 
 function showDeepestTitle() {
   let deepest: { level: number; title: string } | undefined;
   for (const entry of titles.values()) if (!deepest || entry.level >= deepest.level) deepest = entry;
-  document.title = deepest ? `${deepest.title} · ${BRAND}` : BRAND;
+  document.title = prefix + (deepest ? `${deepest.title} · ${BRAND}` : BRAND);
+}
+
+/**
+ * Something the tab title shows before the screen's own title, whatever screen is open: the chat's
+ * unread count, '(3) ' (spec 2, Chat list). '' removes it.
+ */
+export function setTitlePrefix(value: string) {
+  prefix = value;
+  showDeepestTitle();
 }

@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useBlocker, type BlockerFunction } from 'react-router-dom';
-import './UnsavedChanges.css';
+import './dialog.css';
 
 /**
  * Asks 'Do you want to save the changes?' (spec: 'Deseja salvar as alterações feitas?') when the

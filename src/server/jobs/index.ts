@@ -1,8 +1,10 @@
 import cron from 'node-cron';
 import type { AppDeps } from '../deps';
 import { purgeExpiredGuests } from '../modules/identity/service';
+import { emailOfflineParticipants, purgeOldNotifications } from '../modules/notifications/service';
+import { startQueueAlarm } from '../modules/service/alarm';
 
-type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger'>;
+type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'realtime' | 'mailer' | 'config'>;
 
 /** Housekeeping that may run on every instance at once: each job is an idempotent delete. */
 export const JOBS: { name: string; schedule: string; run(deps: JobDeps): Promise<number> }[] = [
@@ -25,6 +27,12 @@ export const JOBS: { name: string; schedule: string; run(deps: JobDeps): Promise
       return limits.count + tokens.count + codes.count;
     },
   },
+  { name: 'purge notifications older than 7 days', schedule: '41 * * * *', run: purgeOldNotifications },
+  {
+    name: 'e-mail participants with unread messages who are away',
+    schedule: '* * * * *',
+    run: (deps) => emailOfflineParticipants({ ...deps, publicUrl: deps.config.publicUrl }),
+  },
 ];
 
 export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
@@ -38,8 +46,11 @@ export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
       }
     }),
   );
+  // Timers on the app's clock rather than cron, so tests move time instead of waiting.
+  const queueAlarm = startQueueAlarm(deps);
   return {
     stop: async () => {
+      queueAlarm.stop();
       for (const t of tasks) await t.stop();
     },
   };

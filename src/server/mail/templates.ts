@@ -31,3 +31,16 @@ export const clientInviteMail = (p: { to: string; companyName: string; clientDom
     p.link,
     'See the invitation',
   );
+
+export const unreadMessagesMail = (p: { to: string; name: string; companyName: string; title: string; protocol: string; unread: number; link: string }) =>
+  linkMail(
+    p.to,
+    `${p.companyName}: ${p.unread === 1 ? '1 new message' : `${p.unread} new messages`}`,
+    [
+      `Hello ${p.name || ''},`.replace(' ,', ','),
+      `You have ${p.unread === 1 ? 'a new message' : `${p.unread} new messages`} in "${p.title || p.protocol}" (${p.companyName}, protocol ${p.protocol.replace(/^(\d{5})(\d{5})(\d{5})$/, '$1-$2-$3')}).`,
+      'Open the conversation to read and answer:',
+    ],
+    p.link,
+    'Open the conversation',
+  );

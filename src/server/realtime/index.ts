@@ -11,6 +11,8 @@ import {
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
+import type { CallsDeps } from '../modules/calls/service';
+import { registerCallSocketHandlers } from '../modules/calls/events';
 import { registerChatSocketHandlers } from '../modules/chat/events';
 import { readCookie, resolveSession, SESSION_COOKIE } from '../modules/identity/sessions';
 
@@ -18,12 +20,23 @@ export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerE
 
 /** What services use to push: typed emits to rooms, after their transaction has committed. */
 export interface Realtime {
+  /** Every tab of one user, on every instance. */
   toUser<E extends keyof ServerToClientEvents>(userId: string, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  toUsers<E extends keyof ServerToClientEvents>(userIds: Iterable<string>, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  /** Everyone in a room (see `rooms` in shared/realtime.ts). */
+  toRoom<E extends keyof ServerToClientEvents>(room: string, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  /** Which of these users have at least one open socket, on any instance (through the adapter). */
+  connectedUsers(userIds: string[]): Promise<Set<string>>;
+  /** Puts every socket of a user into a room, or takes them out (on every instance). */
+  joinUser(userId: string, room: string): void;
+  leaveUser(userId: string, room: string): void;
+  /** Which of these users have a connected tab right now (on any instance, through the adapter). */
+  onlineUsers(userIds: string[]): Promise<Set<string>>;
 }
 
 export function createRealtime(
   httpServer: HttpServer,
-  deps: { db: Db; logger: Logger; clock: Clock; onSocketCount?: (n: number) => void },
+  deps: { db: Db; logger: Logger; clock: Clock; onSocketCount?: (n: number) => void; calls?: () => CallsDeps },
 ) {
   const io: Io = new Server(httpServer, {
     path: '/socket.io',
@@ -52,6 +65,26 @@ export function createRealtime(
     toUser: (userId, event, ...args) => {
       io.to(rooms.user(userId)).emit(event, ...args);
     },
+    toUsers: (userIds, event, ...args) => {
+      const targets = [...new Set(userIds)].map(rooms.user);
+      // One emit to the union of the rooms: a socket in several of them still gets it once.
+      if (targets.length) io.to(targets).emit(event, ...args);
+    },
+    toRoom: (room, event, ...args) => {
+      io.to(room).emit(event, ...args);
+    },
+    connectedUsers: async (userIds) => {
+      if (userIds.length === 0) return new Set();
+      const sockets = await io.in([...new Set(userIds)].map(rooms.user)).fetchSockets();
+      return new Set(sockets.map((s) => s.data.userId));
+    },
+    joinUser: (userId, room) => io.in(rooms.user(userId)).socketsJoin(room),
+    leaveUser: (userId, room) => io.in(rooms.user(userId)).socketsLeave(room),
+    onlineUsers: async (userIds) => {
+      if (userIds.length === 0) return new Set();
+      const sockets = await io.in(userIds.map(rooms.user)).fetchSockets();
+      return new Set(sockets.map((s) => s.data.userId));
+    },
   };
 
   io.on('connection', (socket) => {
@@ -63,6 +96,7 @@ export function createRealtime(
     });
     socket.on('disconnect', () => deps.onSocketCount?.(io.engine.clientsCount));
     registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger });
+    if (deps.calls) registerCallSocketHandlers(socket, deps.calls());
   });
 
   return { io, realtime };

@@ -17,3 +17,31 @@ export function ticksFor(seq: number, others: { deliveredSeq: number; readSeq: n
   if (others.length > 0 && others.every((p) => p.deliveredSeq >= seq)) return 'delivered';
   return 'sent';
 }
+
+/**
+ * The short codes in 'Não foi possível remover a mensagem [{code}]': which step refused, so
+ * support can tell the cases apart from a screenshot.
+ */
+export const MESSAGE_REMOVAL_CODES = {
+  /** No such message in this conversation (or the caller cannot see it). */
+  notFound: 'M404',
+  /** Neither its author nor an administrator of the company. */
+  notAllowed: 'M403',
+  /** Info messages are the conversation's history: nobody removes them. */
+  infoMessage: 'M405',
+  /** The stored file could not be deleted; the message was left as it was. */
+  storage: 'S503',
+} as const;
+
+/** Codes in 'Não foi possível remover o Atendimento [{code}]' (storage failures). */
+export const CONVERSATION_REMOVAL_CODES = {
+  storage: 'S503',
+} as const;
+
+/** How much of the original a reply quotes. */
+export const QUOTE_MAX_CHARS = 120;
+
+export function quoteExcerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > QUOTE_MAX_CHARS ? `${flat.slice(0, QUOTE_MAX_CHARS - 1)}…` : flat;
+}

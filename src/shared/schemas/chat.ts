@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { MESSAGE_MAX_LENGTH } from '../constants';
+import { isDeleteConfirmation } from '../domain/conversations';
+import { PRESENCE_CHOICES } from '../domain/presence';
 import { domainSchema } from './company';
 
+/** Texts the chat answers with (the spec's where it has one); the client translates them. */
 export const CHAT_MESSAGES = {
   self: 'Você não pode iniciar um evento com você mesmo',
   tooLong: `Messages have at most ${MESSAGE_MAX_LENGTH} characters`,
@@ -12,31 +15,140 @@ export const CHAT_MESSAGES = {
   responsibleCannotLeave: 'Transfer the service to someone else before leaving',
   useLeave: 'To leave the conversation, use Leave',
   notAParticipant: 'This person is not in the conversation',
+  onlyMembers: 'Only active members of this company can take part',
   blocked: 'No momento a conta da empresa está desativada, você não poderá atender a fila, ou interagir com atendimentos.',
+  // Messages
+  commentsMembersOnly: 'Only members of the company can write comments',
+  messageNotFound: 'Message not found',
+  onlyAuthorEdits: 'Only the author can edit a message',
+  notEditable: 'Only text messages can be edited',
+  removedMessage: 'This message was removed',
+  replyElsewhere: 'You can only reply to a message of the same conversation',
+  mentionsParticipants: 'Only participants of the conversation can be mentioned',
+  notForwardable: 'This message cannot be forwarded',
+  forwardTargets: 'You can only forward to conversations you take part in',
+  /** 'Não foi possível remover a mensagem [{code}]'; codes: MESSAGE_REMOVAL_CODES. */
+  messageRemoval: 'Não foi possível remover a mensagem [{code}]',
+  // Conversation removal (error catalogue)
+  conversationMissing: 'Não foi possível remover o atendimento [404x1B]',
+  /** 'Não foi possível remover o Atendimento [{code}]' when the storage fails; codes: CONVERSATION_REMOVAL_CODES. */
+  conversationStorage: 'Não foi possível remover o Atendimento [{code}]',
+  conversationProblem: 'Ocorreu um problema ao excluir o atendimento!',
+  conversationHasTasks: 'Este atendimento está vinculado a uma ou mais tarefas. Para removê-lo as tarefas precisam ser desvinculadas a ele.',
+  typeRemover: 'Type REMOVER to confirm',
+  onlyCreatorOrAdminDeletes: 'Only the person who opened the conversation or an administrator can remove it',
+  // Files
+  fileNotFound: 'File not found',
+  // Notes (anotações)
+  noteNotFound: 'Note not found',
+  onlyAuthorNote: 'Only the author can change a note',
+  notesMembersOnly: 'Notes are for members of the company only',
 } as const;
+
+/** Replaces {code} in the removal texts above. */
+export const withCode = (text: string, code: string) => text.replace('{code}', code);
 
 const id = z.uuid();
 const inCompany = { domain: domainSchema };
 const inConversation = { ...inCompany, conversationId: id };
+const messageText = z.string().trim().min(1, CHAT_MESSAGES.empty).max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong);
+const clientId = z.string().min(1).max(64);
 
 export const startDirectInput = z.object({ ...inCompany, userId: id, force: z.boolean().optional() });
 export const startTeamInput = z.object({ ...inCompany, title: z.string().trim().min(1).max(120), userIds: z.array(id).min(1).max(200) });
 export const conversationInput = z.object(inConversation);
+
+/** Recents: one page, fixed first then most recent activity; `q` searches on the server. */
+export const recentsInput = z.object({
+  ...inCompany,
+  /** Title or participant name, company name, last message, protocol (dashes ignored) or a date DD/MM/YYYY. */
+  q: z.string().trim().max(100).optional(),
+  /** The reader's time zone, for the DD/MM/YYYY search (IANA name, e.g. America/Sao_Paulo). */
+  timeZone: z
+    .string()
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Unknown time zone')
+    .optional(),
+  limit: z.number().int().min(1).max(500).default(100),
+  /** `nextCursor` of the previous page. */
+  cursor: z.string().max(200).optional(),
+});
+export const setFixedInput = z.object({ ...inConversation, fixed: z.boolean() });
+
 export const messagesInput = z.object({
   ...inConversation,
   afterSeq: z.number().int().min(0).optional(),
   beforeSeq: z.number().int().min(1).optional(),
   limit: z.number().int().min(1).max(200).default(50),
 });
+/** Edits and removals after `afterChangeSeq` (catch-up of changes to messages already loaded). */
+export const changesInput = z.object({
+  ...inConversation,
+  afterChangeSeq: z.number().int().min(0),
+  limit: z.number().int().min(1).max(500).default(200),
+});
 export const sendInput = z.object({
   ...inConversation,
   /** The sender's own id for this send: a retry with the same id lands once. */
-  clientId: z.string().min(1).max(64),
-  text: z.string().trim().min(1, CHAT_MESSAGES.empty).max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+  clientId,
+  text: messageText,
   replyToId: id.optional(),
   isComment: z.boolean().optional(),
   mentions: z.array(id).max(50).optional(),
 });
+export const messageInput = z.object({ ...inConversation, messageId: id });
+export const editInput = z.object({ ...inConversation, messageId: id, text: messageText });
+export const forwardInput = z.object({
+  ...inConversation,
+  messageId: id,
+  /** Where to: conversations of this company the caller takes part in. */
+  toConversationIds: z.array(id).min(1).max(20),
+  clientId,
+});
 export const watermarkInput = z.object({ ...inConversation, uptoSeq: z.number().int().min(1) });
 export const addParticipantsInput = z.object({ ...inConversation, userIds: z.array(id).min(1).max(200) });
 export const removeParticipantInput = z.object({ ...inConversation, userId: id });
+export const draftInput = z.object({ ...inConversation, text: z.string().max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong) });
+export const deleteConversationInput = z.object({
+  ...inConversation,
+  /** What the person typed in the prompt: REMOVER, any case, spaces around ignored. */
+  confirmation: z.string().max(50).refine(isDeleteConfirmation, CHAT_MESSAGES.typeRemover),
+});
+export const fileLinksInput = z.object({
+  ...inConversation,
+  messageIds: z.array(id).min(1).max(100),
+  /** `thumb`: an image's small preview; `file`: the file itself. */
+  variant: z.enum(['file', 'thumb']).default('file'),
+  /** Ask the browser to save the file (Content-Disposition: attachment) rather than show it. */
+  download: z.boolean().default(false),
+});
+export const presenceInput = z.object({ ...inCompany, userIds: z.array(id).min(1).max(500) });
+export const setPresenceInput = z.object({ status: z.enum(PRESENCE_CHOICES) });
+export const NOTE_MAX_LENGTH = 5000;
+const noteText = z.string().trim().min(1, 'Write the note first').max(NOTE_MAX_LENGTH, `Notes have at most ${NOTE_MAX_LENGTH} characters`);
+export const addNoteInput = z.object({ ...inConversation, text: noteText });
+export const editNoteInput = z.object({ ...inConversation, noteId: id, text: noteText });
+export const noteInput = z.object({ ...inConversation, noteId: id });
+
+/**
+ * The query string of `PUT /uploads/chat/:domain/:conversationId` (a file, image or voice message;
+ * the body is the raw bytes, optionally preceded by a thumbnail of `thumbBytes` bytes).
+ */
+export const uploadQuery = z.object({
+  clientId,
+  name: z.string().min(1).max(255),
+  thumbBytes: z.coerce.number().int().min(1).optional(),
+  /** A voice message recorded in the browser (MediaRecorder). */
+  recording: z.enum(['0', '1']).optional(),
+  durationMs: z.coerce.number().int().min(0).max(24 * 3_600_000).optional(),
+  text: z.string().trim().max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong).optional(),
+  replyToId: id.optional(),
+  isComment: z.enum(['0', '1']).optional(),
+});

@@ -3,6 +3,6 @@ import { placeholderPage } from '../../ui/Placeholder';
 
 export { MyAccountPage, UserSettingsPage } from './AccountPages';
 export { InvitesPage, SelectCompanyPage } from './CompaniesPages';
-export const NotificationsPage = placeholderPage(msg`Notifications`);
+export { NotificationsPage } from '../notifications/NotificationsPage';
 /** Links a Telegram chat to the user's notifications; opened from Telegram, without the app shell. */
 export const TelegramNotifyPage = placeholderPage(msg`Telegram notifications`);

@@ -17,10 +17,5 @@ export function CompanyLayout() {
 export { BlockedPage, CompanyInvitationLinkPage, InvitationPage, JoinCompanyPage, WaitApprovalPage } from './JoinPages';
 export { RegisterCompanyPage } from './RegisterCompanyPage';
 
-export const CompanyHomePage = placeholderPage(msg`Company page`);
 export const CompanyWhatsAppPage = placeholderPage(msg`WhatsApp`);
-export const DirectRequestPage = placeholderPage(msg`Request service`);
-export const DirectQueuePage = placeholderPage(msg`Waiting in the queue`);
-export const ContactUsPage = placeholderPage(msg`Contact us`);
-export const TicketPage = placeholderPage(msg`Ticket`);
-export const CustomerChatPage = placeholderPage(msg`Conversation`);
+export { CompanyHomePage, ContactUsPage, CustomerChatPage, DirectQueuePage, DirectRequestPage, TicketPage } from './ServicePages';

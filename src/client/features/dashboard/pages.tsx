@@ -3,4 +3,4 @@ import { placeholderPage } from '../../ui/Placeholder';
 
 export const DashboardPage = placeholderPage(msg`Dashboard`);
 export const DoctorDashboardPage = placeholderPage(msg`Doctor dashboard`);
-export const SlaBoardPage = placeholderPage(msg`SLA board`);
+export { SlaBoardPage } from '../service/SlaBoardPage';

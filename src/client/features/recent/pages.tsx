@@ -1,18 +1,30 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Outlet, useMatch } from 'react-router-dom';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Link, Outlet, useLocation, useMatch } from 'react-router-dom';
+import { useAccount, useSelectedCompany } from '../../guard/company';
+import { trpc } from '../../trpc';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { placeholderPage } from '../../ui/Placeholder';
+import { Spinner } from '../../ui/Spinner';
+import { ChatProvider } from '../chat/ChatProvider';
+import './recent.css';
+import { RecentList } from './RecentList';
 
-/** /i/recent: the recent chats beside whatever is open; on a phone, one of the two at a time. */
+/**
+ * /i/recent: the recent chats beside whatever is open; on a phone, one of the two at a time.
+ * The chat of the selected company lives here (ChatProvider): one socket, one sync engine.
+ */
 export function RecentLayout() {
   const { t } = useLingui();
   const listOnly = useMatch('/i/recent') !== null;
-  return (
+  const { status, user } = useAccount();
+  const { company, isPending } = useSelectedCompany();
+  const me = trpc.auth.me.useQuery().data?.user;
+
+  const layout = (list: ReactNode) => (
     <div className={listOnly ? 'split split-list-only' : 'split'}>
-      <aside className="split-list">
-        <PageTitle title={t`Recent chats`} />
-      </aside>
+      <aside className="split-list recent-pane">{list}</aside>
       <div className="split-detail">
         <Subpage>
           <Outlet />
@@ -20,39 +32,93 @@ export function RecentLayout() {
       </div>
     </div>
   );
+
+  if (status === 'loading' || (status === 'signedIn' && isPending)) return layout(<Spinner />);
+  if (!user || !me || status !== 'signedIn' || !company || company.state !== 'active') {
+    return layout(
+      <>
+        <PageTitle title={t`Recent chats`} />
+        <p className="muted">
+          {status !== 'signedIn' ? (
+            <Trans>
+              <Link to="/i/login?redirect=%2Fi%2Frecent">Sign in</Link> and choose a company to chat with its team.
+            </Trans>
+          ) : (
+            <Trans>
+              <Link to="/i/selectCompany">Choose a company</Link> to chat with its team.
+            </Trans>
+          )}
+        </p>
+      </>,
+    );
+  }
+  return (
+    <ChatProvider domain={company.domain} companyName={company.name} isAdmin={company.isAdmin} me={{ id: me.id, name: me.name, playReceive: me.settings.playMessagensReceive }}>
+      {layout(<RecentList />)}
+    </ChatProvider>
+  );
 }
 
 export function RecentHome() {
+  const location = useLocation();
+  const notice = (location.state as { notice?: string } | null)?.notice;
   return (
-    <p className="muted empty-state">
-      <Trans>Choose a conversation from the list.</Trans>
-    </p>
+    <>
+      {notice === 'left' && (
+        <p className="form-notice recent-notice" role="status">
+          <Trans>You left the conversation</Trans>
+        </p>
+      )}
+      {notice === 'removed' && (
+        <p className="form-notice recent-notice" role="status">
+          <Trans>The conversation was deleted</Trans>
+        </p>
+      )}
+      <p className="muted empty-state">
+        <Trans>Choose a conversation from the list.</Trans>
+      </p>
+    </>
   );
+}
+
+/**
+ * The conversation and its panels come from their own chunk (features/chat/pages.tsx): the list
+ * shows first, the heavier chat code follows while the user picks a conversation.
+ */
+type ChatPages = typeof import('../chat/pages');
+const chatPages = () => import('../chat/pages');
+function fromChat(name: { [K in keyof ChatPages]: ChatPages[K] extends ComponentType ? K : never }[keyof ChatPages]): ComponentType {
+  const Page = lazy(async () => ({ default: (await chatPages())[name] as ComponentType }));
+  return function ChatPage() {
+    return (
+      <Suspense fallback={<Spinner />}>
+        <Page />
+      </Suspense>
+    );
+  };
 }
 
 export const SalePage = placeholderPage(msg`Sale`);
 export const BudgetPage = placeholderPage(msg`Quote`);
 export const CustomerPage = placeholderPage(msg`Customer`);
 export const CustomerEditPage = placeholderPage(msg`Edit customer`);
-export const QueuePage = placeholderPage(msg`Queue`);
-export const MessageDetailsPage = placeholderPage(msg`Message details`);
+export { QueuePage } from '../service/QueuePage';
+export const MessageDetailsPage = fromChat('MessageDetailsPage');
 
 // A conversation, and the panels that open over it.
-export const ConversationPage = placeholderPage(msg`Conversation`);
-export const ReplyPage = placeholderPage(msg`Reply`);
-export const ConversationDetailsPage = placeholderPage(msg`Service details`);
-export const TransferPage = placeholderPage(msg`Transfer`);
-export const TimesheetPage = placeholderPage(msg`Timesheet`);
-export const AddParticipantsPage = placeholderPage(msg`Add participants`);
-export const ConcludePage = placeholderPage(msg`Conclude service`);
-export const AnnotationsPage = placeholderPage(msg`Annotations`);
+export const ConversationPage = fromChat('ConversationPage');
+export const ReplyPage = fromChat('ReplyPage');
+export const ConversationDetailsPage = fromChat('ConversationDetailsPage');
+export { TransferPage } from '../service/TransferPage';
+export { TimesheetPage } from '../service/TimesheetPage';
+export const AddParticipantsPage = fromChat('AddParticipantsPage');
+export { ConcludePage } from '../service/ServicePanel';
+export const AnnotationsPage = fromChat('AnnotationsPage');
 
 // A ticket linked to another company's: choose the company, then request its service.
-export const LinkedTicketPage = placeholderPage(msg`Linked ticket`);
-export const LinkedTicketCompanyPage = placeholderPage(msg`Linked ticket: company`);
-export const LinkedTicketRequestPage = placeholderPage(msg`Linked ticket: request service`);
+export { LinkedTicketCompanyPage, LinkedTicketPage, LinkedTicketRequestPage } from '../service/LinkedTicketPages';
 
 // Starting something new from the app.
-export const OptionsListPage = placeholderPage(msg`New`);
-export const NewConversationPage = placeholderPage(msg`New conversation`);
+export const OptionsListPage = fromChat('OptionsListPage');
+export const NewConversationPage = fromChat('NewConversationPage');
 export const InviteLinkPage = placeholderPage(msg`Invitation link`);

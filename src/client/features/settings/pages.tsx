@@ -63,10 +63,8 @@ export { CompanyAccountPage, CompanyPageEditPage, GreetingsPage } from './Compan
 
 export const DoctorsPage = placeholderPage(msg`Doctors`);
 export const DoctorPage = placeholderPage(msg`Doctor`);
-export const QueuesPage = placeholderPage(msg`Queues`);
-export const QueueSettingsPage = placeholderPage(msg`Queue`);
-export const GroupsPage = placeholderPage(msg`Groups`);
-export const GroupPage = placeholderPage(msg`Group`);
+export { QueueSettingsPage, QueuesPage } from './QueuesPages';
+export { GroupPage, GroupsPage } from './GroupsPages';
 export const FormsSettingsPage = placeholderPage(msg`Forms`);
 export const TelegramSettingsPage = placeholderPage(msg`Telegram`);
 export const WhatsAppSettingsPage = placeholderPage(msg`WhatsApp`);

@@ -3,16 +3,21 @@ import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, Soc
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
+import { trackPresence } from './presence';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long a socket's "is a participant" answer is trusted before asking the database again. */
 const PARTICIPATION_TTL_MS = 60_000;
 
-/** What the chat listens to on each socket: typing, relayed to the other participants only. */
+/**
+ * What the chat does on each socket: presence (the first tab online, the last one offline), and
+ * typing, relayed to the other participants only.
+ */
 export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; realtime: Realtime; logger: Logger }) {
   const checked = new Map<string, number>();
   const userId = socket.data.userId;
+  trackPresence(socket, deps);
 
   socket.on('typing', (payload) => {
     // A socket event has nobody to answer: a failure is logged, never left unhandled.

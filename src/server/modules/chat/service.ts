@@ -1,72 +1,43 @@
+/**
+ * The chat's service: conversations, the one path every message takes (appendMessage /
+ * emitMessage / postInfoMessage), participants, drafts and pins. Other modules use only what
+ * this file exports; messages.ts, recents.ts, files.ts, presence.ts and notes.ts hold the rest
+ * of the chat's rules for its own router.
+ */
 import { randomInt } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import type { Company, Member, Message } from '../../../generated/prisma/client';
+import type { Prisma } from '../../../generated/prisma/client';
+import type { ChatMessageEvent } from '../../../shared/chat-events';
 import { CONVERSATION_TYPE } from '../../../shared/constants';
-import { memberMayWork } from '../../../shared/domain/company';
-import { estimateMessageBytes } from '../../../shared/domain/messages';
+import { groupTitle } from '../../../shared/domain/conversations';
+import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
+import { CONVERSATION_REMOVAL_CODES, estimateMessageBytes } from '../../../shared/domain/messages';
 import { newProtocol } from '../../../shared/domain/protocol';
-import { CHAT_MESSAGES as M, type messagesInput, type sendInput, type startTeamInput } from '../../../shared/schemas/chat';
+import { CHAT_MESSAGES as M, withCode, type startTeamInput } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
+import {
+  activeMemberOf,
+  activeMembers,
+  assertMayWork,
+  MESSAGE_INCLUDE,
+  participation,
+  seesComments,
+  toMessage,
+  userNames,
+  WRITE_TX,
+  type ChatContext,
+} from './context';
+import { lockFileKeys, unsharedFileKeys } from './files';
 
-/** What every chat rule works with: the caller as a member of the company the input named. */
-export interface ChatContext {
-  db: Db;
-  clock: Clock;
-  realtime: Realtime;
-  company: Company;
-  member: Member;
-  userId: string;
-}
+export type { ChatContext } from './context';
+export { toMessage } from './context';
+export { companyStorageUsage } from './files';
+export type ChatMessage = ChatMessageEvent;
 
-export type ChatMessage = ReturnType<typeof toMessage>;
-
-export function toMessage(m: Message & { author?: { name: string } | null }) {
-  return {
-    id: m.id,
-    conversationId: m.conversationId,
-    seq: m.seq,
-    clientId: m.clientId,
-    authorId: m.authorId,
-    authorName: m.author?.name ?? null,
-    type: m.type,
-    text: m.removed ? '' : m.text,
-    replyToId: m.replyToId,
-    forwarded: m.forwarded,
-    editedAt: m.editedAt,
-    removed: m.removed,
-    isComment: m.isComment,
-    mentions: m.mentions,
-    createdAt: m.createdAt,
-  };
-}
-
-/** Spec: a blocked plan or a deactivated company stops messages and new chats; admins continue. */
-function assertMayWork(ctx: ChatContext) {
-  if (!memberMayWork(ctx.company, ctx.member)) throw new TRPCError({ code: 'FORBIDDEN', message: M.blocked });
-}
-
-/** The caller's participation in a conversation of THIS company, or a refusal. */
-async function participation(ctx: ChatContext, conversationId: string) {
-  const conversation = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id } });
-  if (!conversation) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
-  const me = await ctx.db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId: ctx.userId } } });
-  if (!me) throw new TRPCError({ code: 'FORBIDDEN', message: M.notParticipant });
-  if (me.removed) throw new TRPCError({ code: 'FORBIDDEN', message: M.removed });
-  return { conversation, me };
-}
-
-/** Active, accepted members of this company among `userIds`: nobody else can be added. */
-async function activeMembers(ctx: ChatContext, userIds: string[]) {
-  const members = await ctx.db.member.findMany({
-    where: { companyId: ctx.company.id, userId: { in: userIds }, inviteAccepted: true, blocked: false, removed: false },
-    select: { userId: true },
-  });
-  if (members.length !== new Set(userIds).size) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Only active members of this company can take part' });
-  return members.map((m) => m.userId);
-}
+// ---- conversations ------------------------------------------------------------------------------
 
 async function createConversation(ctx: ChatContext, type: number, title: string, userIds: string[]) {
   // A clash of two random 15-digit protocols is unlikely, not impossible: try again.
@@ -79,6 +50,7 @@ async function createConversation(ctx: ChatContext, type: number, title: string,
           title,
           protocol: newProtocol(() => randomInt(0, 10)),
           creatorId: ctx.userId,
+          createdAt: ctx.clock.now(),
           participants: { create: [ctx.userId, ...userIds].map((userId) => ({ userId })) },
         },
       });
@@ -109,6 +81,7 @@ export async function startDirect(ctx: ChatContext, otherUserId: string, force =
     if (existing) return { conversationId: existing.id, existing: true };
   }
   const created = await createConversation(ctx, CONVERSATION_TYPE.single, '', [otherUserId]);
+  announce(ctx.realtime, [ctx.userId, otherUserId], created.id);
   return { conversationId: created.id, existing: false };
 }
 
@@ -116,167 +89,260 @@ export async function startTeam(ctx: ChatContext, input: z.output<typeof startTe
   assertMayWork(ctx);
   const others = await activeMembers(ctx, input.userIds.filter((id) => id !== ctx.userId));
   const created = await createConversation(ctx, CONVERSATION_TYPE.teamChat, input.title, others);
+  announce(ctx.realtime, [ctx.userId, ...others], created.id);
   return { conversationId: created.id };
 }
 
-/**
- * Sends a message. The conversation row is locked while its next number is taken, so numbers are
- * gapless and in commit order; a retry with the same clientId returns the first message.
- */
-export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendInput>): Promise<ChatMessage> {
-  assertMayWork(ctx);
-  const { conversation } = await participation(ctx, input.conversationId);
-  const earlier = await ctx.db.message.findUnique({
-    where: { conversationId_authorId_clientId: { conversationId: conversation.id, authorId: ctx.userId, clientId: input.clientId } },
-    include: { author: { select: { name: true } } },
-  });
-  if (earlier) return toMessage(earlier);
+const announce = (realtime: Realtime, userIds: Iterable<string>, conversationId: string) =>
+  realtime.toUsers(userIds, 'conversation:updated', { conversationId });
 
-  const now = ctx.clock.now();
-  let created: Message & { author: { name: string } | null };
-  let recipients: string[];
-  try {
-    [created, recipients] = await ctx.db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ lastSeq: number }[]>`
-        UPDATE "Conversation" SET "lastSeq" = "lastSeq" + 1, "lastMessageAt" = ${now}, "updatedAt" = ${now}
-        WHERE "id" = ${conversation.id}::uuid RETURNING "lastSeq"`;
-      const participants = await tx.participant.findMany({ where: { conversationId: conversation.id, removed: false }, select: { userId: true } });
-      const bytes = estimateMessageBytes({ text: input.text, path: `${ctx.company.domain}/${conversation.id}`, participants: participants.length });
-      const message = await tx.message.create({
-        data: {
-          conversationId: conversation.id,
-          seq: row!.lastSeq,
-          authorId: ctx.userId,
-          clientId: input.clientId,
-          text: input.text,
-          replyToId: input.replyToId,
-          isComment: input.isComment ?? false,
-          mentions: input.mentions ?? [],
-          bytes,
-          createdAt: now,
-        },
-        include: { author: { select: { name: true } } },
-      });
-      await tx.conversation.update({ where: { id: conversation.id }, data: { bytesMessages: { increment: bytes } } });
-      // The author has received and read what they wrote.
-      await tx.participant.update({
-        where: { conversationId_userId: { conversationId: conversation.id, userId: ctx.userId } },
-        data: { deliveredSeq: message.seq, readSeq: message.seq, draft: null },
-      });
-      if (input.mentions?.length) {
-        await tx.participant.updateMany({ where: { conversationId: conversation.id, userId: { in: input.mentions } }, data: { mentioned: true } });
-      }
-      return [message, participants.map((p) => p.userId)] as const;
-    });
-  } catch (err) {
-    // Two sends with the same clientId at once: the loser returns the winner's message.
-    if ((err as { code?: string }).code === 'P2002') {
-      const winner = await ctx.db.message.findUniqueOrThrow({
-        where: { conversationId_authorId_clientId: { conversationId: conversation.id, authorId: ctx.userId, clientId: input.clientId } },
-        include: { author: { select: { name: true } } },
-      });
-      return toMessage(winner);
-    }
-    throw err;
-  }
-  const message = toMessage(created);
-  for (const userId of recipients) ctx.realtime.toUser(userId, 'message:new', message);
-  return message;
+/** The title people see: the conversation's own, else the other participants' names (spec 9). */
+export function conversationTitle(c: { type: number; title: string }, otherNames: string[]): string {
+  if (c.title) return c.title;
+  if (c.type === CONVERSATION_TYPE.single || otherNames.length === 1) return otherNames[0] ?? '';
+  return groupTitle(otherNames);
 }
 
-/** A page of messages: after a sequence number (catching up) or before one (scrolling back). */
-export async function listMessages(ctx: ChatContext, input: z.output<typeof messagesInput>) {
-  await participation(ctx, input.conversationId);
-  const seq = input.afterSeq !== undefined ? { gt: input.afterSeq } : input.beforeSeq !== undefined ? { lt: input.beforeSeq } : undefined;
-  const newestFirst = input.afterSeq === undefined;
-  const rows = await ctx.db.message.findMany({
-    where: { conversationId: input.conversationId, ...(seq && { seq }) },
-    orderBy: { seq: newestFirst ? 'desc' : 'asc' },
-    take: input.limit,
-    include: { author: { select: { name: true } } },
-  });
-  if (newestFirst) rows.reverse();
-  return rows.map(toMessage);
-}
-
-/**
- * Moves the caller's delivered or read watermark forward (never back), records when, and tells
- * the other participants, whose ticks depend on it.
- */
-export async function advanceWatermark(ctx: ChatContext, conversationId: string, kind: 'delivered' | 'read', uptoSeq: number) {
-  const { conversation } = await participation(ctx, conversationId);
-  const upto = Math.min(uptoSeq, conversation.lastSeq);
-  const now = ctx.clock.now();
-  const moved = await ctx.db.$transaction(async (tx) => {
-    // The WHERE keeps the watermark monotonic under concurrent calls.
-    const field = kind === 'read' ? 'readSeq' : 'deliveredSeq';
-    const { count } = await tx.participant.updateMany({
-      where: { conversationId, userId: ctx.userId, [field]: { lt: upto } },
-      data: kind === 'read' ? { readSeq: upto, mentioned: false } : { deliveredSeq: upto },
-    });
-    if (count === 0) return false;
-    // Reading implies receiving.
-    if (kind === 'read') {
-      await tx.participant.updateMany({ where: { conversationId, userId: ctx.userId, deliveredSeq: { lt: upto } }, data: { deliveredSeq: upto } });
-    }
-    await tx.receipt.create({ data: { conversationId, userId: ctx.userId, kind, uptoSeq: upto, at: now } });
-    return true;
-  });
-  if (!moved) return { uptoSeq: upto, moved: false };
-  const others = await ctx.db.participant.findMany({ where: { conversationId, removed: false, NOT: { userId: ctx.userId } }, select: { userId: true } });
-  for (const { userId } of others) ctx.realtime.toUser(userId, 'receipt:update', { conversationId, userId: ctx.userId, kind, uptoSeq: upto });
-  return { uptoSeq: upto, moved: true };
-}
-
-/** The caller's conversations in this company, most recent first, with unread counts. */
-export async function listRecents(ctx: ChatContext) {
-  const mine = await ctx.db.participant.findMany({
-    where: { userId: ctx.userId, conversation: { companyId: ctx.company.id } },
-    include: {
-      conversation: {
-        include: {
-          participants: { include: { user: { select: { id: true, name: true } } } },
-          messages: { orderBy: { seq: 'desc' }, take: 1, include: { author: { select: { name: true } } } },
-        },
-      },
-    },
-    orderBy: { conversation: { lastMessageAt: { sort: 'desc', nulls: 'last' } } },
-  });
-  const unread = await ctx.db.$queryRaw<{ conversationId: string; n: bigint }[]>`
-    SELECT m."conversationId", count(*) AS n
-    FROM "Participant" p
-    JOIN "Conversation" c ON c."id" = p."conversationId" AND c."companyId" = ${ctx.company.id}::uuid
-    JOIN "Message" m ON m."conversationId" = p."conversationId" AND m.seq > p."readSeq"
-    WHERE p."userId" = ${ctx.userId}::uuid AND (m."authorId" IS NULL OR m."authorId" <> ${ctx.userId}::uuid)
-    GROUP BY m."conversationId"`;
-  const unreadBy = new Map(unread.map((r) => [r.conversationId, Number(r.n)]));
-  const items = mine.map(({ conversation: c, ...p }) => {
-    const others = c.participants.filter((x) => x.userId !== ctx.userId && !x.removed);
-    const last = c.messages[0];
+/** What the chat screen opens with: the conversation, its people, my draft and watermarks. */
+export async function getConversation(ctx: ChatContext, conversationId: string) {
+  const { conversation: c, me } = await participation(ctx, conversationId);
+  const [people, taskCount] = await Promise.all([
+    ctx.db.participant.findMany({
+      where: { conversationId },
+      include: { user: { select: { name: true, avatarKey: true, memberships: { where: { companyId: ctx.company.id }, select: { inviteAccepted: true, blocked: true, removed: true } } } } },
+    }),
+    ctx.db.conversation.count({ where: { parentId: conversationId } }),
+  ]);
+  // Who came first first; people added together: the creator, then by name.
+  people.sort(
+    (x, y) =>
+      x.joinedAt.getTime() - y.joinedAt.getTime() ||
+      Number(y.userId === c.creatorId) - Number(x.userId === c.creatorId) ||
+      x.user.name.localeCompare(y.user.name),
+  );
+  const participants = people.map((p) => {
+    const m = p.user.memberships[0];
     return {
-      conversationId: c.id,
-      type: c.type,
-      protocol: c.protocol,
-      title: c.title || others.map((o) => o.user.name).join(', '),
-      lastMessage: last ? toMessage(last) : null,
-      lastSeq: c.lastSeq,
-      lastMessageAt: c.lastMessageAt,
-      unread: unreadBy.get(c.id) ?? 0,
-      fixed: p.fixed,
-      mentioned: p.mentioned,
+      userId: p.userId,
+      name: p.user.name,
+      hasAvatar: !!p.user.avatarKey,
+      /** A member of the company (attendant) rather than a customer or visitor. */
+      member: !!m && m.inviteAccepted && !m.blocked && !m.removed,
+      responsible: p.responsible,
       removed: p.removed,
-      // Ticks of my own last message: how far the others have received and read.
-      others: others.map((o) => ({ userId: o.userId, name: o.user.name, deliveredSeq: o.deliveredSeq, readSeq: o.readSeq })),
+      deliveredSeq: p.deliveredSeq,
+      readSeq: p.readSeq,
     };
   });
-  // Fixed conversations stay on top (isFixo); the rest keep their recency order.
-  return [...items.filter((i) => i.fixed), ...items.filter((i) => !i.fixed)];
+  const others = participants.filter((p) => p.userId !== ctx.userId && !p.removed);
+  return {
+    conversationId: c.id,
+    type: c.type,
+    state: c.state,
+    title: conversationTitle(c, others.map((o) => o.name)),
+    customTitle: c.title,
+    protocol: c.protocol,
+    creatorId: c.creatorId,
+    parentId: c.parentId,
+    createdAt: c.createdAt,
+    lastSeq: c.lastSeq,
+    lastChangeSeq: c.lastChangeSeq,
+    lastMessageAt: c.lastMessageAt,
+    taskCount,
+    /** The delete action is offered to whom the server would let delete (creator or admin). */
+    canDelete: c.creatorId === ctx.userId || ctx.member.isAdmin,
+    seesComments: seesComments(ctx),
+    me: {
+      deliveredSeq: me.deliveredSeq,
+      readSeq: me.readSeq,
+      mentioned: me.mentionSeq > me.readSeq,
+      fixed: me.fixed,
+      responsible: me.responsible,
+      draft: me.draft ?? '',
+    },
+    participants,
+  };
 }
+
+/** Pins a conversation on top of my recents (isFixo) or unpins it; my other tabs follow. */
+export async function setFixed(ctx: ChatContext, conversationId: string, fixed: boolean) {
+  const { me } = await participation(ctx, conversationId);
+  await ctx.db.participant.update({ where: { id: me.id }, data: { fixed } });
+  ctx.realtime.toUser(ctx.userId, 'conversation:updated', { conversationId });
+  return { fixed };
+}
+
+/** Keeps what I was writing (rascunho); an empty draft is deleted (spec 5). */
+export async function saveDraft(ctx: ChatContext, conversationId: string, text: string) {
+  const { me } = await participation(ctx, conversationId);
+  const draft = text.trim() ? text : null;
+  await ctx.db.participant.update({ where: { id: me.id }, data: { draft } });
+  return { draft: draft ?? '' };
+}
+
+/**
+ * Deletes a conversation (spec 5): the caller typed REMOVER (checked by the input schema), is its
+ * creator or an administrator of the company, and no task is linked to it. Its stored files go
+ * too, except those a forward in another conversation still shows. Everyone in it is told.
+ */
+export async function deleteConversation(ctx: ChatContext, conversationId: string) {
+  const found = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id } });
+  if (!found) throw new TRPCError({ code: 'NOT_FOUND', message: M.conversationMissing });
+  const mine = await ctx.db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId: ctx.userId } } });
+  const isCreator = found.creatorId === ctx.userId && !!mine;
+  if (!isCreator && !ctx.member.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: M.onlyCreatorOrAdminDeletes });
+  let told: string[] = [];
+  try {
+    await ctx.db.$transaction(
+      async (tx) => {
+        // The row lock orders this against sends, edits and forwards into the conversation.
+        const locked = await tx.$queryRaw<{ id: string }[]>`
+          SELECT "id" FROM "Conversation" WHERE "id" = ${conversationId}::uuid AND "companyId" = ${ctx.company.id}::uuid FOR UPDATE`;
+        if (locked.length === 0) throw new TRPCError({ code: 'NOT_FOUND', message: M.conversationMissing });
+        if ((await tx.conversation.count({ where: { parentId: conversationId } })) > 0) {
+          throw new TRPCError({ code: 'BAD_REQUEST', message: M.conversationHasTasks });
+        }
+        told = (await tx.participant.findMany({ where: { conversationId }, select: { userId: true } })).map((p) => p.userId);
+        const rows = await tx.message.findMany({ where: { conversationId, fileKey: { not: null } }, select: { fileKey: true, thumbKey: true } });
+        const keys = [...new Set(rows.map((r) => r.fileKey!))];
+        await lockFileKeys(tx, keys);
+        const unshared = await unsharedFileKeys(tx, keys, { notInConversation: conversationId });
+        const objects = rows.filter((r) => unshared.has(r.fileKey!)).flatMap((r) => [r.fileKey!, ...(r.thumbKey ? [r.thumbKey] : [])]);
+        // Objects first: if the store fails, the conversation stays and the person can try again
+        // (deleting an object that is already gone is not an error).
+        for (const key of new Set(objects)) {
+          try {
+            await ctx.storage.delete(key);
+          } catch (err) {
+            throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: withCode(M.conversationStorage, CONVERSATION_REMOVAL_CODES.storage), cause: err });
+          }
+        }
+        await tx.conversation.delete({ where: { id: conversationId } });
+      },
+      { ...WRITE_TX, timeout: 60_000 },
+    );
+  } catch (err) {
+    if (err instanceof TRPCError) throw err;
+    // A task linked at the same moment: the foreign key refused the delete.
+    if ((err as { code?: string }).code === 'P2003') throw new TRPCError({ code: 'BAD_REQUEST', message: M.conversationHasTasks });
+    throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: M.conversationProblem, cause: err });
+  }
+  ctx.realtime.toUsers(told, 'conversation:removed', { conversationId });
+  return { removed: true };
+}
+
+// ---- messages: the single path ------------------------------------------------------------------
+
+/** A message to write: by a person (authorId) or by the server (null, e.g. info messages). */
+export interface NewMessage {
+  conversationId: string;
+  /** Chosen by the caller when the id is needed before the row exists (a file's storage key). */
+  id?: string;
+  authorId: string | null;
+  clientId?: string;
+  type?: 'texto' | 'info' | 'arquivo' | 'imagem' | 'removida' | 'propostaSLA';
+  text: string;
+  replyToId?: string;
+  forwarded?: boolean;
+  isComment?: boolean;
+  mentions?: string[];
+  file?: { key: string; name: string; size: number; mime?: string; thumbKey?: string; isRecording?: boolean; durationMs?: number; callId?: string };
+  data?: Prisma.InputJsonValue;
+}
+
+/**
+ * Writes a message inside the caller's transaction: takes the conversation's next number under
+ * its row lock (gapless, in commit order), counts its bytes, and moves the author's own
+ * watermarks. Returns the message and who must hear about it (comments: company members only);
+ * call `emitMessage` after commit. Every module that posts into a conversation (chat, service,
+ * calls) goes through here.
+ */
+export async function appendMessage(tx: Prisma.TransactionClient, domain: string, input: NewMessage, now: Date) {
+  const [row] = await tx.$queryRaw<{ lastSeq: number; companyId: string }[]>`
+    UPDATE "Conversation" SET "lastSeq" = "lastSeq" + 1, "lastMessageAt" = ${now}, "updatedAt" = ${now}
+    WHERE "id" = ${input.conversationId}::uuid RETURNING "lastSeq", "companyId"`;
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
+  const participants = await tx.participant.findMany({ where: { conversationId: input.conversationId, removed: false }, select: { userId: true } });
+  const bytes = estimateMessageBytes({ text: input.text, path: `${domain}/${input.conversationId}`, participants: participants.length });
+  const fileBytes = input.file?.size ?? 0;
+  const created = await tx.message.create({
+    data: {
+      id: input.id,
+      conversationId: input.conversationId,
+      seq: row.lastSeq,
+      authorId: input.authorId,
+      clientId: input.clientId,
+      type: input.type ?? (input.file ? 'arquivo' : 'texto'),
+      text: input.text,
+      replyToId: input.replyToId,
+      forwarded: input.forwarded ?? false,
+      isComment: input.isComment ?? false,
+      mentions: input.mentions ?? [],
+      bytes,
+      fileKey: input.file?.key,
+      fileName: input.file?.name,
+      fileSize: input.file ? BigInt(input.file.size) : undefined,
+      fileMime: input.file?.mime,
+      thumbKey: input.file?.thumbKey,
+      isRecording: input.file?.isRecording ?? false,
+      durationMs: input.file?.durationMs,
+      callId: input.file?.callId,
+      data: input.data,
+      createdAt: now,
+    },
+    include: MESSAGE_INCLUDE,
+  });
+  await tx.conversation.update({
+    where: { id: input.conversationId },
+    data: { bytesMessages: { increment: bytes }, ...(fileBytes && { bytesAttachments: { increment: fileBytes } }) },
+  });
+  if (input.authorId) {
+    // The author has received and read what they wrote, and has nothing left to draft.
+    await tx.participant.updateMany({
+      where: { conversationId: input.conversationId, userId: input.authorId },
+      data: { deliveredSeq: created.seq, readSeq: created.seq, draft: null },
+    });
+  }
+  if (input.mentions?.length) {
+    await tx.participant.updateMany({
+      where: { conversationId: input.conversationId, userId: { in: input.mentions, ...(input.authorId && { not: input.authorId }) }, removed: false },
+      data: { mentionSeq: created.seq },
+    });
+  }
+  let recipients = participants.map((p) => p.userId);
+  if (input.isComment) {
+    // Comments are internal: customers and visitors in the conversation never receive them.
+    const members = await tx.user.findMany({ where: { id: { in: recipients }, ...activeMemberOf(row.companyId) }, select: { id: true } });
+    recipients = members.map((u) => u.id);
+  }
+  return { message: toMessage(created), recipients };
+}
+
+/** After the transaction that appended the message has committed: every participant's tabs. */
+export function emitMessage(realtime: Realtime, { message, recipients }: { message: ChatMessage; recipients: string[] }) {
+  realtime.toUsers(recipients, 'message:new', message);
+}
+
+/** Posts a server info message in its own transaction and pushes it. */
+export async function postInfoMessage(
+  deps: { db: Db; realtime: Realtime; clock: Clock },
+  conversation: { id: string; domain: string },
+  info: InfoMessage,
+): Promise<ChatMessage> {
+  const appended = await deps.db.$transaction((tx) =>
+    appendMessage(tx, conversation.domain, { conversationId: conversation.id, authorId: null, type: 'info', text: infoText(info), data: info }, deps.clock.now()),
+    WRITE_TX,
+  );
+  emitMessage(deps.realtime, appended);
+  return appended.message;
+}
+
+// ---- participants -------------------------------------------------------------------------------
 
 /** Everyone still in the conversation, plus `also` (e.g. who was just removed), hears about it. */
 async function announceParticipants(ctx: ChatContext, conversationId: string, also: string[] = []) {
   const present = await ctx.db.participant.findMany({ where: { conversationId, removed: false }, select: { userId: true } });
-  for (const userId of new Set([...present.map((p) => p.userId), ...also])) ctx.realtime.toUser(userId, 'conversation:updated', { conversationId });
+  announce(ctx.realtime, new Set([...present.map((p) => p.userId), ...also]), conversationId);
 }
 
 /** Adds members ('Novos participantes foram adicionados'); someone removed earlier comes back. */
@@ -284,26 +350,45 @@ export async function addParticipants(ctx: ChatContext, conversationId: string, 
   assertMayWork(ctx);
   await participation(ctx, conversationId);
   const users = await activeMembers(ctx, userIds);
-  await ctx.db.$transaction(
-    users.map((userId) =>
-      ctx.db.participant.upsert({
+  const names = await userNames(ctx, users);
+  const appended = await ctx.db.$transaction(async (tx) => {
+    for (const userId of users) {
+      await tx.participant.upsert({
         where: { conversationId_userId: { conversationId, userId } },
-        create: { conversationId, userId },
-        update: { removed: false },
-      }),
-    ),
-  );
+        create: { conversationId, userId, joinedAt: ctx.clock.now() },
+        update: { removed: false, removedAtSeq: null },
+      });
+    }
+    const info: InfoMessage = { info: 'participantsAdded', params: { names } };
+    return appendMessage(tx, ctx.company.domain, { conversationId, authorId: null, type: 'info', text: infoText(info), data: info }, ctx.clock.now());
+  }, WRITE_TX);
+  emitMessage(ctx.realtime, appended);
   await announceParticipants(ctx, conversationId);
   return { added: users.length };
+}
+
+/**
+ * Takes someone out in one transaction: the flag, the info message, and the last message they
+ * may still see (that info message), so their recent shows why and nothing after it.
+ */
+async function takeOut(ctx: ChatContext, conversationId: string, userId: string, info: InfoMessage) {
+  const appended = await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.participant.updateMany({ where: { conversationId, userId, removed: false }, data: { removed: true } });
+    if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: M.notAParticipant });
+    const done = await appendMessage(tx, ctx.company.domain, { conversationId, authorId: null, type: 'info', text: infoText(info), data: info }, ctx.clock.now());
+    await tx.participant.updateMany({ where: { conversationId, userId }, data: { removedAtSeq: done.message.seq } });
+    return done;
+  }, WRITE_TX);
+  emitMessage(ctx.realtime, { ...appended, recipients: [...appended.recipients, userId] });
+  await announceParticipants(ctx, conversationId, [userId]);
 }
 
 /** Removes someone else ('Deseja remover {name}?' -> 'O participante foi removido!'). */
 export async function removeParticipant(ctx: ChatContext, conversationId: string, userId: string) {
   if (userId === ctx.userId) throw new TRPCError({ code: 'BAD_REQUEST', message: M.useLeave });
   await participation(ctx, conversationId);
-  const { count } = await ctx.db.participant.updateMany({ where: { conversationId, userId, removed: false }, data: { removed: true } });
-  if (count === 0) throw new TRPCError({ code: 'NOT_FOUND', message: M.notAParticipant });
-  await announceParticipants(ctx, conversationId, [userId]);
+  const [name = ''] = await userNames(ctx, [userId]);
+  await takeOut(ctx, conversationId, userId, { info: 'participantRemoved', params: { name } });
   return { removed: true };
 }
 
@@ -311,7 +396,31 @@ export async function removeParticipant(ctx: ChatContext, conversationId: string
 export async function leaveConversation(ctx: ChatContext, conversationId: string) {
   const { me } = await participation(ctx, conversationId);
   if (me.responsible) throw new TRPCError({ code: 'BAD_REQUEST', message: M.responsibleCannotLeave });
-  await ctx.db.participant.update({ where: { id: me.id }, data: { removed: true } });
-  await announceParticipants(ctx, conversationId, [ctx.userId]);
+  const [name = ''] = await userNames(ctx, [ctx.userId]);
+  await takeOut(ctx, conversationId, ctx.userId, { info: 'participantLeft', params: { name } });
   return { left: true };
+}
+
+// ---- accounts -----------------------------------------------------------------------------------
+
+/**
+ * An anonymous user signed in to an existing account (identity's mergeAnonymousUser): their
+ * conversations, messages, receipts and notes become the account's. Where both took part in the
+ * same conversation, the account's participation stays.
+ */
+export async function moveChatRows(tx: Prisma.TransactionClient, fromId: string, toId: string) {
+  await tx.$executeRaw`
+    DELETE FROM "Participant" p WHERE p."userId" = ${fromId}::uuid
+      AND EXISTS (SELECT 1 FROM "Participant" q WHERE q."conversationId" = p."conversationId" AND q."userId" = ${toId}::uuid)`;
+  await tx.$executeRaw`UPDATE "Participant" SET "userId" = ${toId}::uuid WHERE "userId" = ${fromId}::uuid`;
+  // A send id the account already used in the same conversation would clash: that copy loses it.
+  await tx.$executeRaw`
+    UPDATE "Message" m SET "clientId" = NULL WHERE m."authorId" = ${fromId}::uuid AND m."clientId" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM "Message" o WHERE o."conversationId" = m."conversationId" AND o."authorId" = ${toId}::uuid AND o."clientId" = m."clientId")`;
+  await tx.$executeRaw`UPDATE "Message" SET "authorId" = ${toId}::uuid WHERE "authorId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "Message" SET "mentions" = array_replace("mentions", ${fromId}::uuid, ${toId}::uuid) WHERE ${fromId}::uuid = ANY("mentions")`;
+  await tx.$executeRaw`UPDATE "Receipt" SET "userId" = ${toId}::uuid WHERE "userId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "ConversationNote" SET "authorId" = ${toId}::uuid WHERE "authorId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "Conversation" SET "creatorId" = ${toId}::uuid WHERE "creatorId" = ${fromId}::uuid`;
+  await tx.$executeRaw`DELETE FROM "PresenceAnnouncement" WHERE "userId" = ${fromId}::uuid`;
 }

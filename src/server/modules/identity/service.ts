@@ -18,6 +18,7 @@ import type { Db } from '../../db/client';
 import type { Mailer } from '../../mail';
 import { passwordResetMail, verificationMail } from '../../mail/templates';
 import type { SmsSender } from '../../sms';
+import { moveChatRows } from '../chat/service';
 import { hit, LIMITS, RateLimitedError } from './rate-limit';
 import { createSession } from './sessions';
 
@@ -132,6 +133,7 @@ export async function mergeAnonymousUser(db: Db, fromId: string, toId: string): 
     await tx.member.updateMany({ where: { userId: fromId, companyId: { notIn: [...targetCompanies] } }, data: { userId: toId } });
     const targetInvites = new Set((await tx.invite.findMany({ where: { userId: toId }, select: { companyId: true } })).map((i) => i.companyId));
     await tx.invite.updateMany({ where: { userId: fromId, companyId: { notIn: [...targetInvites] } }, data: { userId: toId } });
+    await moveChatRows(tx, fromId, toId);
     await tx.user.delete({ where: { id: fromId } });
   });
 }

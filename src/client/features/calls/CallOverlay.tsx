@@ -1,0 +1,288 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui as useLinguiCore } from '@lingui/react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { CallEnded, CallSignal } from '../../../shared/call-events';
+import { CALL_TYPE } from '../../../shared/constants';
+import { CALL_MESSAGES, CALL_TIME_LIMIT_MESSAGES } from '../../../shared/domain/calls';
+import { useServerMessage } from '../../guard/company';
+import { getSocket } from '../../socket';
+import { trpc } from '../../trpc';
+import { CallScreen } from './CallScreen';
+import { DeviceChooser } from './DeviceChooser';
+import { Dialog } from './Dialog';
+import { useRingSound } from './hooks';
+import type { CallSession } from './session';
+import {
+  acceptRing,
+  answerAsk,
+  cancelDevices,
+  cancelRinging,
+  configureCalls,
+  dismissNotice,
+  joinWith,
+  onCallEnded,
+  onSignal,
+  rejectRing,
+  setIncoming,
+  useCallsState,
+  type ActiveCall,
+  type CallNotice,
+} from './store';
+import './calls.css';
+
+/**
+ * Calls over whatever screen is open: the incoming 'Chamada' in every tab, the caller's
+ * 'Chamando', the device chooser, the call screen, and what is left to say when a call ends.
+ * Mounted once in the app layout and on the public call pages.
+ */
+export function CallOverlay() {
+  const utils = trpc.useUtils();
+  const me = trpc.auth.me.useQuery();
+  const userId = me.data?.user?.id ?? null;
+  const calls = useCallsState();
+
+  useEffect(() => configureCalls(utils.client, userId), [utils, userId]);
+
+  // Rings come over the tab's own socket, to every tab of the person.
+  useEffect(() => {
+    if (!userId) return;
+    const socket = getSocket();
+    const refresh = () => void utils.client.calls.incoming.query().then(setIncoming, () => {});
+    socket.on('call:signal', onSignal);
+    socket.on('call:ended', onCallEnded);
+    socket.on('connect', refresh);
+    if (socket.connected) refresh();
+    else socket.connect();
+    return () => {
+      socket.off('call:signal', onSignal);
+      socket.off('call:ended', onCallEnded);
+      socket.off('connect', refresh);
+    };
+  }, [userId, utils]);
+
+  const active = calls.active;
+  const ringing = calls.incoming[0] ?? null;
+  useRingSound(!!ringing);
+
+  return (
+    <>
+      {active && active.phase !== 'in' && active.role !== 'viewer' && (
+        <DeviceChooser type={active.type} busy={active.phase === 'joining'} error={active.error} onJoin={(media) => void joinWith(media)} onCancel={() => void cancelDevices()} />
+      )}
+      {active?.session && userId && (
+        <CallLayer>
+          <CallScreen active={active} userId={userId} />
+          {active.role === 'caller' && <OutgoingRing active={active} session={active.session} />}
+        </CallLayer>
+      )}
+      {ringing && !active && <IncomingCall signal={ringing} />}
+      {calls.ask && <AskDialog />}
+      {calls.notice && <Notice notice={calls.notice} />}
+    </>
+  );
+}
+
+/**
+ * The call covers the router view as a modal: what is behind it stays on screen (the call ends
+ * there) but cannot be reached with the keyboard or a screen reader meanwhile. Escape does not
+ * leave a call; the Leave button does.
+ */
+function CallLayer({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog ref={ref} className="call-overlay" onCancel={(e) => e.preventDefault()}>
+      {children}
+    </dialog>
+  );
+}
+
+function callKind(type: number): MessageDescriptor {
+  if (type === CALL_TYPE.voice) return msg`Voice call`;
+  if (type === CALL_TYPE.screenShare) return msg`Screen share`;
+  return msg`Video call`;
+}
+
+/** 'Chamada': Aceitar or Rejeitar, in every tab of the callee. */
+function IncomingCall({ signal }: { signal: CallSignal }) {
+  const { t, i18n } = useLingui();
+  const name = signal.from.name || t`Someone`;
+  return (
+    <Dialog
+      title={t`Call`}
+      persistent
+      actions={
+        <>
+          <button type="button" className="button" autoFocus onClick={() => void acceptRing(signal)}>
+            <Trans>Accept</Trans>
+          </button>
+          <button type="button" className="button call-control-danger" onClick={() => void rejectRing(signal)}>
+            <Trans>Reject</Trans>
+          </button>
+        </>
+      }
+    >
+      <p className="call-ring-who">
+        <Trans>{name} is calling you</Trans>
+      </p>
+      <p className="muted">{i18n._(callKind(signal.type))}</p>
+    </Dialog>
+  );
+}
+
+/** 'Chamando': persistent while the call rings and nobody answered; Cancelar stops it. */
+function OutgoingRing({ active, session }: { active: ActiveCall; session: CallSession }) {
+  const { t } = useLingui();
+  const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const state = snapshot.state;
+  const rung = state?.participants.filter((p) => p.calling) ?? [];
+  const show = !!state && !state.open && !state.concluded && rung.length > 0;
+  useRingSound(show);
+  if (!show) return null;
+  const names = rung.map((p) => p.name).join(', ');
+  return (
+    <Dialog
+      title={t`Calling`}
+      persistent
+      actions={
+        <button type="button" className="button button-secondary" onClick={() => void cancelRinging()}>
+          <Trans>Cancel</Trans>
+        </button>
+      }
+    >
+      <p className="call-ring-who">{names}</p>
+      <RingNotes notes={active.ringNotes} />
+    </Dialog>
+  );
+}
+
+function RingNotes({ notes }: { notes: CallSignal[] }) {
+  const visible = notes.filter((n) => n.cmd === 'otherReject');
+  if (visible.length === 0) return null;
+  return (
+    <ul className="call-ring-notes">
+      {visible.map((n, i) => (
+        <li key={`${n.to.id}-${i}`}>
+          <RingNote name={n.to.name} reason={n.reason} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RingNote({ name, reason }: { name: string; reason: CallSignal['reason'] }) {
+  if (reason === 'busy') return <Trans>{name} - Is on another call right now.</Trans>;
+  if (reason === 'noAnswer') return <Trans>{name} did not answer</Trans>;
+  return <Trans>{name} declined the call</Trans>;
+}
+
+/** The owner asks to turn the microphone or the camera back on. */
+function AskDialog() {
+  const { t } = useLingui();
+  const { ask } = useCallsState();
+  if (!ask) return null;
+  const name = ask.from.name;
+  return (
+    <Dialog
+      title={ask.command === 'unmute' ? t`Turn on your microphone?` : t`Turn on your camera?`}
+      onCancel={() => answerAsk(false)}
+      actions={
+        <>
+          <button type="button" className="button" autoFocus onClick={() => answerAsk(true)}>
+            <Trans>Turn on</Trans>
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => answerAsk(false)}>
+            <Trans>Not now</Trans>
+          </button>
+        </>
+      }
+    >
+      <p>{ask.command === 'unmute' ? <Trans>{name} asks you to turn on your microphone.</Trans> : <Trans>{name} asks you to turn on your camera.</Trans>}</p>
+    </Dialog>
+  );
+}
+
+const END_TEXTS: Record<Exclude<CallEnded['reason'], 'timeLimit' | 'insufficientBalance'>, MessageDescriptor> = {
+  ended: msg`The call has ended.`,
+  endedByOwner: msg`The owner ended the call.`,
+  noAnswer: msg`Nobody answered the call.`,
+  cancelled: msg`The call was cancelled.`,
+  mediaFailure: msg`The call was interrupted by a failure of the media server. Please start it again.`,
+};
+
+function Notice({ notice }: { notice: CallNotice }) {
+  const { t } = useLingui();
+  const { i18n } = useLinguiCore();
+  const serverMessage = useServerMessage();
+  const navigate = useNavigate();
+  let title = t`Call`;
+  let text: string;
+  let action: { label: string; go: string } | null = null;
+  switch (notice.kind) {
+    case 'ended': {
+      const { reason, appEnv } = notice.payload;
+      if (reason === 'timeLimit') {
+        title = t`Time limit`;
+        text = serverMessage({ message: CALL_TIME_LIMIT_MESSAGES[appEnv ?? 'dev'] })!;
+      } else if (reason === 'insufficientBalance') {
+        title = t`Insufficient balance`;
+        text = serverMessage({ message: CALL_MESSAGES.insufficientBalance })!;
+        action = { label: t`Add credits`, go: '/i/recarga' };
+      } else {
+        text = i18n._(END_TEXTS[reason]);
+      }
+      break;
+    }
+    case 'kicked':
+      text = serverMessage({ message: CALL_MESSAGES.kicked })!;
+      break;
+    case 'command': {
+      const name = notice.payload.from.name;
+      text = notice.payload.command === 'mute' ? t`${name} turned off your microphone.` : t`${name} turned off your camera.`;
+      break;
+    }
+    case 'lost':
+      title = t`Connection`;
+      text = serverMessage({ message: CALL_MESSAGES.connectionFailed })!;
+      break;
+    case 'error':
+      title = t`Call unavailable`;
+      text = serverMessage({ message: notice.message })!;
+      break;
+  }
+  return (
+    <Dialog
+      title={title}
+      role="alertdialog"
+      onCancel={dismissNotice}
+      actions={
+        <>
+          {action && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                dismissNotice();
+                void navigate(action.go);
+              }}
+            >
+              {action.label}
+            </button>
+          )}
+          <button type="button" className={action ? 'button button-secondary' : 'button'} autoFocus onClick={dismissNotice}>
+            <Trans>OK</Trans>
+          </button>
+        </>
+      }
+    >
+      <p>{text}</p>
+    </Dialog>
+  );
+}

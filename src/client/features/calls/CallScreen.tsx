@@ -1,0 +1,460 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import type { CallParticipantState, CallState } from '../../../shared/call-events';
+import { SPEAKER_LEVEL_THRESHOLD } from '../../../shared/constants';
+import { activeSpeaker, gridLayout } from '../../../shared/domain/call-grid';
+import { CALL_MESSAGES, type CallCommand } from '../../../shared/domain/calls';
+import { useMyCompanies, useServerMessage } from '../../guard/company';
+import { trpc } from '../../trpc';
+import { Dialog } from './Dialog';
+import { formatDuration, useAudioLevels, useElapsedSeconds, useNarrow } from './hooks';
+import type { RemoteTrack } from './session';
+import { endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
+
+interface Tile {
+  userId: string;
+  name: string;
+  isMe: boolean;
+  video: MediaStreamTrack | null;
+  videoOn: boolean;
+  audioOn: boolean;
+}
+
+/** The call, over the router view: header with the controls, the camera grid, the shared screen, the drawer. */
+export function CallScreen({ active, userId }: { active: ActiveCall; userId: string }) {
+  const { t } = useLingui();
+  const session = active.session!;
+  const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const state = snapshot.state;
+  const narrow = useNarrow();
+  const [drawer, setDrawer] = useState<'chat' | 'people' | null>(null);
+  const [more, setMore] = useState(false);
+  const [page, setPage] = useState(0);
+  const mine = useMyCompanies();
+  const serverMessage = useServerMessage();
+  const [recordingRefusal, setRecordingRefusal] = useState<string | null>(null);
+  const startRecording = trpc.calls.startRecording.useMutation();
+  const stopRecording = trpc.calls.stopRecording.useMutation();
+
+  const me = state?.participants.find((p) => p.userId === userId);
+  const isOwner = state?.ownerId === userId;
+  const isAdmin = !!mine.data?.some((c) => c.domain === state?.domain && c.isAdmin && c.state === 'active');
+  const viewer = active.role === 'viewer';
+
+  const remoteBy = (uid: string, source: RemoteTrack['source']) => snapshot.remotes.find((r) => r.userId === uid && r.source === source);
+  const tiles: Tile[] = (state?.participants ?? [])
+    .filter((p) => p.connected || p.userId === userId)
+    .map((p) => {
+      if (p.userId === userId) {
+        return { userId: p.userId, name: p.name, isMe: true, video: snapshot.local.cam, videoOn: snapshot.local.camOn, audioOn: snapshot.local.micOn };
+      }
+      const cam = remoteBy(p.userId, 'cam');
+      return { userId: p.userId, name: p.name, isMe: false, video: cam?.track ?? null, videoOn: !!cam && !cam.paused && p.video, audioOn: p.audio };
+    });
+  const screens = [
+    ...snapshot.remotes.filter((r) => r.source === 'screen').map((r) => ({ id: r.producerId, track: r.track, name: state?.participants.find((p) => p.userId === r.userId)?.name ?? '' })),
+    ...(snapshot.local.screen ? [{ id: 'mine', track: snapshot.local.screen, name: me?.name ?? '' }] : []),
+  ];
+  const audioTracks = useMemo(
+    () => snapshot.remotes.filter((r) => r.kind === 'audio' && !r.paused).map((r) => ({ id: r.userId, track: r.track })),
+    [snapshot.remotes],
+  );
+  const levels = useAudioLevels(audioTracks);
+  const speaker = activeSpeaker(levels, SPEAKER_LEVEL_THRESHOLD);
+  const layout = gridLayout(tiles.length, { narrow });
+  const pageTiles = tiles.slice(page * layout.perPage, (page + 1) * layout.perPage);
+  useEffect(() => {
+    if (page >= layout.pages) setPage(0);
+  }, [page, layout.pages]);
+
+  const elapsed = useElapsedSeconds(state?.open ? (state.startedAt ?? null) : null);
+  const recording = state?.rec === 3;
+  const recordingBusy = state?.rec === 2 || startRecording.isPending || stopRecording.isPending;
+  const canRecord = !viewer && (isOwner || isAdmin);
+
+  const toggleRecording = async () => {
+    if (!state) return;
+    try {
+      if (recording) await stopRecording.mutateAsync({ callId: state.id });
+      else await startRecording.mutateAsync({ callId: state.id });
+    } catch (err) {
+      setRecordingRefusal((err as Error).message);
+    }
+  };
+  const act = (fn: () => Promise<unknown>) => () => void fn().catch((err) => showError((err as Error).message));
+
+  const controls: { key: string; label: string; pressed?: boolean; onClick: () => void; primary?: boolean; danger?: boolean; hidden?: boolean; disabled?: boolean }[] = [
+    { key: 'mic', label: snapshot.local.micOn ? t`Turn off microphone` : t`Turn on microphone`, pressed: !snapshot.local.micOn, onClick: act(() => setMicrophone(!snapshot.local.micOn)), primary: true, hidden: viewer },
+    { key: 'cam', label: snapshot.local.camOn ? t`Turn off camera` : t`Turn on camera`, pressed: !snapshot.local.camOn, onClick: act(() => setCamera(!snapshot.local.camOn)), primary: true, hidden: viewer },
+    { key: 'screen', label: snapshot.local.screen ? t`Stop sharing` : t`Share screen`, pressed: !!snapshot.local.screen, onClick: act(() => (snapshot.local.screen ? stopScreen() : shareScreen())), hidden: viewer },
+    { key: 'record', label: recording ? t`Stop recording` : t`Record`, pressed: recording, onClick: () => void toggleRecording(), hidden: !canRecord, disabled: recordingBusy },
+    { key: 'people', label: t`People`, pressed: drawer === 'people', onClick: () => setDrawer(drawer === 'people' ? null : 'people') },
+    { key: 'chat', label: t`Chat`, pressed: drawer === 'chat', onClick: () => setDrawer(drawer === 'chat' ? null : 'chat') },
+    { key: 'end', label: t`End for everyone`, onClick: act(endCallForAll), danger: true, hidden: !isOwner },
+    { key: 'leave', label: t`Leave`, onClick: () => void leaveCall(), danger: true, primary: true },
+  ];
+  const shown = controls.filter((c) => !c.hidden);
+  const inBar = narrow ? shown.filter((c) => c.primary) : shown;
+  const inMenu = narrow ? shown.filter((c) => !c.primary) : [];
+
+  return (
+    <section className="call-screen" aria-label={t`Call`}>
+      <header className="call-header">
+        <div className="call-status">
+          <span className="call-timer" role="timer" aria-label={t`Call duration`}>
+            {elapsed === null ? t`Waiting` : formatDuration(elapsed)}
+          </span>
+          {recording && (
+            <span className="badge badge-danger call-rec" role="status">
+              <Trans>Recording</Trans>
+            </span>
+          )}
+          {state?.rec === 2 && (
+            <span className="badge badge-warn" role="status">
+              <Trans>Recording: please wait…</Trans>
+            </span>
+          )}
+          {state?.isLive && (
+            <span className="badge" role="status">
+              <Viewers count={state.viewers} />
+            </span>
+          )}
+        </div>
+        <div className="call-controls" role="toolbar" aria-label={t`Call controls`}>
+          {inBar.map(({ key, ...c }) => (
+            <ControlButton key={key} {...c} />
+          ))}
+          {inMenu.length > 0 && (
+            <div className="call-more">
+              <button type="button" className="button button-secondary" aria-haspopup="menu" aria-expanded={more} onClick={() => setMore(!more)}>
+                <Trans>More</Trans>
+              </button>
+              {more && (
+                <div className="call-menu" role="menu">
+                  {inMenu.map((c) => (
+                    <button
+                      key={c.key}
+                      type="button"
+                      role="menuitem"
+                      disabled={c.disabled}
+                      onClick={() => {
+                        setMore(false);
+                        c.onClick();
+                      }}
+                    >
+                      {c.label}
+                    </button>
+                  ))}
+                </div>
+              )}
+            </div>
+          )}
+        </div>
+      </header>
+      <div className={drawer ? 'call-body call-body-drawer' : 'call-body'}>
+        <div className="call-media">
+          {screens.length > 0 && (
+            <section className="call-stage" aria-label={t`Shared screen`}>
+              {screens.map(({ id, track, name }) => (
+                <figure key={id} className="call-screen-share">
+                  <TrackVideo track={track} label={t`Screen of ${name}`} />
+                  <figcaption>{t`Screen of ${name}`}</figcaption>
+                </figure>
+              ))}
+            </section>
+          )}
+          <ul className="call-grid" style={{ gridTemplateColumns: `repeat(${layout.columns}, minmax(0, 1fr))` }} aria-label={t`Participants' cameras`}>
+            {pageTiles.map((tile) => (
+              <li key={tile.userId} className={tile.userId === speaker ? 'call-tile call-tile-speaking' : 'call-tile'} aria-label={tile.isMe ? t`You` : tile.name}>
+                {tile.video && tile.videoOn ? <TrackVideo track={tile.video} muted label={tile.name} mirror={tile.isMe} /> : <Avatar name={tile.name} />}
+                <span className="call-tile-name">
+                  {tile.isMe ? t`You` : tile.name}
+                  {!tile.audioOn && <span className="call-tile-muted">{t`(muted)`}</span>}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {layout.pages > 1 && (
+            <nav className="call-pager" aria-label={t`Camera pages`}>
+              <button type="button" className="button button-small button-secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
+                <Trans>Previous</Trans>
+              </button>
+              <PageOf page={page + 1} pages={layout.pages} />
+              <button type="button" className="button button-small button-secondary" disabled={page >= layout.pages - 1} onClick={() => setPage(page + 1)}>
+                <Trans>Next</Trans>
+              </button>
+            </nav>
+          )}
+          {snapshot.remotes
+            .filter((r) => r.kind === 'audio')
+            .map((r) => (
+              <TrackAudio key={r.producerId} track={r.track} />
+            ))}
+        </div>
+        {drawer && state && (
+          <aside className="call-drawer" aria-label={drawer === 'chat' ? t`Chat` : t`People`}>
+            <div className="call-drawer-tabs" role="tablist">
+              <button type="button" role="tab" aria-selected={drawer === 'chat'} onClick={() => setDrawer('chat')}>
+                <Trans>Chat</Trans>
+              </button>
+              <button type="button" role="tab" aria-selected={drawer === 'people'} onClick={() => setDrawer('people')}>
+                <Trans>People</Trans>
+              </button>
+              <button type="button" className="call-drawer-close" aria-label={t`Close`} onClick={() => setDrawer(null)}>
+                ×
+              </button>
+            </div>
+            {drawer === 'chat' ? <CallChat lines={snapshot.chat} onSend={(text) => session.sendChat(text)} /> : <PeoplePanel state={state} userId={userId} isOwner={isOwner} />}
+          </aside>
+        )}
+      </div>
+      {recordingRefusal && (
+        <Dialog
+          title={recordingRefusal === CALL_MESSAGES.recordingDisabled ? t`Recording disabled` : t`Recording`}
+          role="alertdialog"
+          onCancel={() => setRecordingRefusal(null)}
+          actions={
+            <button type="button" className="button" autoFocus onClick={() => setRecordingRefusal(null)}>
+              <Trans>OK</Trans>
+            </button>
+          }
+        >
+          <p>{serverMessage({ message: recordingRefusal })}</p>
+        </Dialog>
+      )}
+    </section>
+  );
+}
+
+function Viewers({ count }: { count: number }) {
+  const { t } = useLingui();
+  return <>{t({ message: plural(count, { one: '# watching', other: '# watching' }) })}</>;
+}
+
+function PageOf({ page, pages }: { page: number; pages: number }) {
+  return (
+    <span>
+      <Trans>
+        Page {page} of {pages}
+      </Trans>
+    </span>
+  );
+}
+
+function ControlButton({ label, pressed, onClick, danger, disabled }: { label: string; pressed?: boolean; onClick: () => void; danger?: boolean; disabled?: boolean }) {
+  return (
+    <button
+      type="button"
+      className={danger ? 'button call-control call-control-danger' : 'button button-secondary call-control'}
+      aria-pressed={pressed === undefined ? undefined : pressed}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {label}
+    </button>
+  );
+}
+
+function TrackVideo({ track, muted = true, label, mirror }: { track: MediaStreamTrack; muted?: boolean; label: string; mirror?: boolean }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.srcObject = new MediaStream([track]);
+  }, [track]);
+  return <video ref={ref} autoPlay playsInline muted={muted} aria-label={label} className={mirror ? 'call-video call-video-mirror' : 'call-video'} />;
+}
+
+function TrackAudio({ track }: { track: MediaStreamTrack }) {
+  const ref = useRef<HTMLAudioElement>(null);
+  useEffect(() => {
+    if (!ref.current) return;
+    ref.current.srcObject = new MediaStream([track]);
+    void ref.current.play().catch(() => {});
+  }, [track]);
+  return <audio ref={ref} autoPlay />;
+}
+
+function Avatar({ name }: { name: string }) {
+  const initial = (name.trim()[0] ?? '?').toUpperCase();
+  return (
+    <div className="call-avatar" aria-hidden="true">
+      {initial}
+    </div>
+  );
+}
+
+function CallChat({ lines, onSend }: { lines: { id: string; name: string; text: string; userId: string }[]; onSend: (text: string) => Promise<void> }) {
+  const { t } = useLingui();
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    list.current?.lastElementChild?.scrollIntoView({ block: 'end' });
+  }, [lines.length]);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const value = text.trim();
+    if (!value) return;
+    setSending(true);
+    try {
+      await onSend(value);
+      setText('');
+    } catch (err) {
+      showError((err as Error).message);
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <div className="call-chat">
+      <ol ref={list} className="call-chat-lines" aria-label={t`Messages`} aria-live="polite">
+        {lines.length === 0 && (
+          <li className="muted">
+            <Trans>No messages yet. Messages here are seen by everyone in the call and are not kept after it.</Trans>
+          </li>
+        )}
+        {lines.map((l) => (
+          <li key={l.id}>
+            <strong>{l.name || t`Guest`}</strong> {l.text}
+          </li>
+        ))}
+      </ol>
+      <form className="call-chat-form" onSubmit={submit}>
+        <input aria-label={t`Message`} value={text} maxLength={1500} onChange={(e) => setText(e.target.value)} placeholder={t`Write a message`} />
+        <button type="submit" className="button button-small" disabled={sending || !text.trim()}>
+          <Trans>Send</Trans>
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function KickQuestion({ name }: { name: string }) {
+  return (
+    <p>
+      <Trans>Do you want to remove {name} from the call?</Trans>
+    </p>
+  );
+}
+
+function statusOf(p: CallParticipantState, t: ReturnType<typeof useLingui>['t']): string {
+  if (p.connected) return t`In the call`;
+  if (p.calling) return t`Ringing…`;
+  if (p.connecting) return t`Joining…`;
+  if (p.rejected) return t`Declined`;
+  return t`Not in the call`;
+}
+
+function PeoplePanel({ state, userId, isOwner }: { state: CallState; userId: string; isOwner: boolean }) {
+  const { t } = useLingui();
+  const serverMessage = useServerMessage();
+  const described = trpc.calls.get.useQuery({ callId: state.id });
+  const command = trpc.calls.command.useMutation();
+  const invite = trpc.calls.invite.useMutation();
+  const [kick, setKick] = useState<CallParticipantState | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const send = (p: CallParticipantState, c: CallCommand) =>
+    command.mutate({ callId: state.id, userId: p.userId, command: c }, { onError: (err) => setError(err.message), onSuccess: () => setError(null) });
+  const link = described.data?.link ? `${window.location.origin}${described.data.link}` : null;
+
+  return (
+    <div className="call-people">
+      {error && (
+        <p className="form-error" role="alert">
+          {serverMessage({ message: error })}
+        </p>
+      )}
+      <ul className="call-people-list" aria-label={t`People`}>
+        {state.participants.map((p) => {
+          const name = p.name || t`Guest`;
+          return (
+          <li key={p.userId}>
+            <div>
+              <strong>{p.userId === userId ? t`You` : name}</strong>
+              {p.isOwner && <span className="badge">{t`Owner`}</span>}
+              <div className="muted">{statusOf(p, t)}</div>
+            </div>
+            {isOwner && p.userId !== userId && p.connected && (
+              <div className="call-people-actions">
+                {p.audio ? (
+                  <button type="button" className="button button-small button-secondary" onClick={() => send(p, 'mute')}>
+                    {t`Mute ${name}`}
+                  </button>
+                ) : (
+                  <button type="button" className="button button-small button-secondary" onClick={() => send(p, 'unmute')}>
+                    {t`Ask ${name} to unmute`}
+                  </button>
+                )}
+                {p.video ? (
+                  <button type="button" className="button button-small button-secondary" onClick={() => send(p, 'muteVideo')}>
+                    {t`Turn off the camera of ${name}`}
+                  </button>
+                ) : (
+                  <button type="button" className="button button-small button-secondary" onClick={() => send(p, 'unmuteVideo')}>
+                    {t`Ask ${name} to turn on the camera`}
+                  </button>
+                )}
+                <button type="button" className="button button-small call-control-danger" onClick={() => setKick(p)}>
+                  {t`Remove ${name}`}
+                </button>
+              </div>
+            )}
+            {!p.connected && !p.calling && !state.isLive && p.userId !== userId && (
+              <button type="button" className="button button-small button-secondary" disabled={invite.isPending} onClick={() => invite.mutate({ callId: state.id, userIds: [p.userId] }, { onError: (err) => setError(err.message) })}>
+                {t`Call ${name} again`}
+              </button>
+            )}
+          </li>
+          );
+        })}
+      </ul>
+      {link && (
+        <section className="call-invite" aria-label={t`Invite`}>
+          <h3>
+            <Trans>Invite</Trans>
+          </h3>
+          <p className="muted">
+            <Trans>Anyone with this link can join the call, including customers and visitors without an account.</Trans>
+          </p>
+          <input readOnly value={link} aria-label={t`Call link`} onFocus={(e) => e.currentTarget.select()} />
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              void navigator.clipboard?.writeText(link).then(() => setCopied(true), () => {});
+            }}
+          >
+            {copied ? t`Copied` : t`Copy link`}
+          </button>
+        </section>
+      )}
+      {kick && (
+        <Dialog
+          title={t`Remove from the call`}
+          role="alertdialog"
+          onCancel={() => setKick(null)}
+          actions={
+            <>
+              <button
+                type="button"
+                className="button call-control-danger"
+                onClick={() => {
+                  send(kick, 'kick');
+                  setKick(null);
+                }}
+              >
+                <Trans>Yes</Trans>
+              </button>
+              <button type="button" className="button button-secondary" autoFocus onClick={() => setKick(null)}>
+                <Trans>No</Trans>
+              </button>
+            </>
+          }
+        >
+          <KickQuestion name={kick.name} />
+        </Dialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect } from 'react';
+import { CALL_TYPE } from '../../../shared/constants';
+import { useSelectedCompany } from '../../guard/company';
+import { trpc } from '../../trpc';
+import { enterCall, prepareCall, useCallsState } from './store';
+
+/**
+ * Voice call, video call and screen share from a conversation — or "Join the call" when one is
+ * already going on in it. The conversation header mounts it.
+ */
+export function StartCallButtons({ conversationId }: { conversationId: string }) {
+  const { t } = useLingui();
+  const { company } = useSelectedCompany();
+  const { active } = useCallsState();
+  const domain = company?.domain ?? '';
+  const open = trpc.calls.openInConversation.useQuery({ domain, conversationId }, { enabled: !!domain, refetchInterval: 30_000 });
+  const inCall = !!active;
+  // A call that ended or began here changes what this offers.
+  const refetch = open.refetch;
+  useEffect(() => {
+    if (domain) void refetch();
+  }, [active?.callId, active?.phase, domain, refetch]);
+  if (!company) return null;
+  const running = open.data && !open.data.concluded ? open.data : null;
+  const start = (type: number) => prepareCall({ domain, conversationId, type });
+
+  return (
+    <div className="call-start" role="group" aria-label={t`Calls`}>
+      {running && active?.callId !== running.id ? (
+        <button type="button" className="button" disabled={inCall} onClick={() => void enterCall({ callId: running.id })}>
+          {running.isLive ? <Trans>Join the live session</Trans> : <Trans>Join the call</Trans>}
+        </button>
+      ) : (
+        <>
+          <button type="button" className="button button-secondary" disabled={inCall} onClick={() => start(CALL_TYPE.voice)}>
+            <Trans>Voice call</Trans>
+          </button>
+          <button type="button" className="button button-secondary" disabled={inCall} onClick={() => start(CALL_TYPE.video)}>
+            <Trans>Video call</Trans>
+          </button>
+          <button type="button" className="button button-secondary" disabled={inCall} onClick={() => start(CALL_TYPE.screenShare)}>
+            <Trans>Share screen</Trans>
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

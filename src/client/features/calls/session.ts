@@ -1,0 +1,244 @@
+/**
+ * One call's media in the browser: its own Socket.IO connection (closing it is leaving the call),
+ * a mediasoup-client Device, a sending and a receiving transport, the local tracks it publishes
+ * and the remote tracks it consumes. Screens subscribe to snapshots (useSyncExternalStore).
+ */
+import { Device, type types } from 'mediasoup-client';
+import { io } from 'socket.io-client';
+import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallState, MediaSource, ProducerInfo } from '../../../shared/call-events';
+import { PUBLISHER_VIDEO, SCREEN_SHARE_VIDEO } from '../../../shared/constants';
+import { CALL_MESSAGES } from '../../../shared/domain/calls';
+import type { AppSocket } from '../../socket';
+
+export interface RemoteTrack {
+  producerId: string;
+  userId: string;
+  source: MediaSource;
+  kind: 'audio' | 'video';
+  track: MediaStreamTrack;
+  paused: boolean;
+}
+
+export interface LocalTracks {
+  mic: MediaStreamTrack | null;
+  cam: MediaStreamTrack | null;
+  screen: MediaStreamTrack | null;
+  micOn: boolean;
+  camOn: boolean;
+}
+
+export interface SessionSnapshot {
+  status: 'connecting' | 'joined' | 'closed';
+  state: CallState | null;
+  local: LocalTracks;
+  remotes: RemoteTrack[];
+  chat: CallChatLine[];
+}
+
+export interface SessionEvents {
+  onEnded(payload: CallEnded): void;
+  onCommand(payload: CallCommandEvent): void;
+  /** The connection dropped without the call ending (network, server restart). */
+  onLost(): void;
+}
+
+export class CallRequestError extends Error {}
+
+const REQUEST_TIMEOUT_MS = 20_000;
+
+export class CallSession {
+  private readonly socket: AppSocket;
+  private readonly device = new Device();
+  private sendTransport: types.Transport | undefined;
+  private recvTransport: types.Transport | undefined;
+  private readonly producers = new Map<MediaSource, types.Producer>();
+  private readonly consumers = new Map<string, types.Consumer>();
+  private snapshot: SessionSnapshot = {
+    status: 'connecting',
+    state: null,
+    local: { mic: null, cam: null, screen: null, micOn: false, camOn: false },
+    remotes: [],
+    chat: [],
+  };
+  private readonly listeners = new Set<() => void>();
+  private closing = false;
+
+  constructor(
+    readonly callId: string,
+    readonly userId: string,
+    hostInstance: string,
+    private readonly events: SessionEvents,
+  ) {
+    // Its own connection: `instance` lets a load balancer send it to the server hosting the call.
+    this.socket = io({ path: '/socket.io', withCredentials: true, forceNew: true, query: { call: callId, instance: hostInstance } }) as AppSocket;
+    this.socket.on('call:state', (state) => this.update({ state }));
+    this.socket.on('call:newProducer', (info) => void this.consume(info).catch(() => {}));
+    this.socket.on('call:producerClosed', ({ producerId }) => this.dropRemote(producerId));
+    this.socket.on('call:producerPaused', ({ producerId, paused }) =>
+      this.update({ remotes: this.snapshot.remotes.map((r) => (r.producerId === producerId ? { ...r, paused } : r)) }),
+    );
+    this.socket.on('call:chat', (line) => {
+      if (line.callId === callId) this.update({ chat: [...this.snapshot.chat, line] });
+    });
+    this.socket.on('call:ended', (payload) => {
+      if (payload.callId !== callId) return;
+      this.close();
+      events.onEnded(payload);
+    });
+    this.socket.on('call:command', (payload) => {
+      if (payload.callId === callId) events.onCommand(payload);
+    });
+    this.socket.on('disconnect', (reason) => {
+      if (this.closing) return;
+      // A disconnect the server asked for (ended, kicked, another tab) comes with its own event.
+      if (reason === 'io server disconnect') return;
+      this.close();
+      events.onLost();
+    });
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = () => this.snapshot;
+
+  private update(patch: Partial<SessionSnapshot>) {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  request<M extends CallMethod>(method: M, data: Omit<Extract<CallRequest, { method: M }>, 'method'> = {} as never): Promise<CallResults[M]> {
+    return new Promise((resolve, reject) => {
+      this.socket.timeout(REQUEST_TIMEOUT_MS).emit('call:request', { method, ...data } as CallRequest, (err: Error | null, res: CallAck) => {
+        if (err) return reject(new CallRequestError(CALL_MESSAGES.connectionFailed));
+        if (!res.ok) return reject(new CallRequestError(res.error));
+        resolve(res.data as CallResults[M]);
+      });
+    });
+  }
+
+  /** Joins the room and starts receiving what is already there. */
+  async join(): Promise<CallResults['join']> {
+    if (!this.socket.connected) {
+      await new Promise<void>((resolve, reject) => {
+        this.socket.once('connect', () => resolve());
+        this.socket.once('connect_error', () => reject(new CallRequestError(CALL_MESSAGES.connectionFailed)));
+      });
+    }
+    const joined = await this.request('join', { callId: this.callId });
+    await this.device.load({ routerRtpCapabilities: joined.routerRtpCapabilities });
+    this.update({ status: 'joined', state: joined.state });
+    for (const producer of joined.producers) await this.consume(producer).catch(() => {});
+    return joined;
+  }
+
+  private async transport(direction: 'send' | 'recv'): Promise<types.Transport> {
+    const params = await this.request('createTransport', { direction });
+    const transport = direction === 'send' ? this.device.createSendTransport(params) : this.device.createRecvTransport(params);
+    transport.on('connect', ({ dtlsParameters }, callback, errback) => {
+      this.request('connectTransport', { transportId: transport.id, dtlsParameters }).then(() => callback(), errback);
+    });
+    if (direction === 'send') {
+      transport.on('produce', ({ kind, rtpParameters, appData }, callback, errback) => {
+        this.request('produce', { transportId: transport.id, kind, rtpParameters, source: appData.source as MediaSource }).then(
+          ({ producerId }) => callback({ id: producerId }),
+          errback,
+        );
+      });
+    }
+    return transport;
+  }
+
+  private async consume(info: ProducerInfo): Promise<void> {
+    if (info.userId === this.userId || this.consumers.has(info.producerId) || this.snapshot.status === 'closed') return;
+    this.recvTransport ??= await this.transport('recv');
+    const params = await this.request('consume', { producerId: info.producerId, rtpCapabilities: this.device.recvRtpCapabilities! });
+    const consumer = await this.recvTransport.consume({ id: params.consumerId, producerId: params.producerId, kind: params.kind, rtpParameters: params.rtpParameters });
+    this.consumers.set(info.producerId, consumer);
+    await this.request('resumeConsumer', { consumerId: consumer.id });
+    const remote: RemoteTrack = { producerId: info.producerId, userId: info.userId, source: info.source, kind: info.kind, track: consumer.track, paused: info.paused };
+    this.update({ remotes: [...this.snapshot.remotes.filter((r) => r.producerId !== info.producerId), remote] });
+  }
+
+  private dropRemote(producerId: string) {
+    this.consumers.get(producerId)?.close();
+    this.consumers.delete(producerId);
+    this.update({ remotes: this.snapshot.remotes.filter((r) => r.producerId !== producerId) });
+  }
+
+  /** Sends a track: the microphone, the camera (320x240@30) or the screen (1280x720@30). */
+  async publish(source: MediaSource, track: MediaStreamTrack): Promise<void> {
+    this.sendTransport ??= await this.transport('send');
+    const existing = this.producers.get(source);
+    if (existing) {
+      await existing.replaceTrack({ track });
+    } else {
+      const producer = await this.sendTransport.produce({
+        track,
+        appData: { source },
+        ...(source === 'mic' && { codecOptions: { opusStereo: false, opusDtx: true } }),
+        ...(source === 'cam' && { encodings: [{ maxBitrate: 500_000, maxFramerate: PUBLISHER_VIDEO.frameRate }] }),
+        ...(source === 'screen' && { encodings: [{ maxBitrate: 1_500_000, maxFramerate: SCREEN_SHARE_VIDEO.frameRate }] }),
+      });
+      this.producers.set(source, producer);
+      track.addEventListener('ended', () => {
+        // The browser's own "Stop sharing" ends the screen track.
+        if (source === 'screen') void this.unpublish('screen');
+      });
+    }
+    const local = { ...this.snapshot.local, [source]: track };
+    if (source === 'mic') local.micOn = true;
+    if (source === 'cam') local.camOn = true;
+    this.update({ local });
+  }
+
+  async unpublish(source: MediaSource): Promise<void> {
+    const producer = this.producers.get(source);
+    this.producers.delete(source);
+    if (producer) {
+      producer.close();
+      producer.track?.stop();
+      await this.request('closeProducer', { producerId: producer.id }).catch(() => {});
+    }
+    const local = { ...this.snapshot.local, [source]: null };
+    if (source === 'mic') local.micOn = false;
+    if (source === 'cam') local.camOn = false;
+    this.update({ local });
+  }
+
+  /** Microphone or camera on/off without renegotiating: the track pauses. */
+  async setEnabled(source: 'mic' | 'cam', on: boolean): Promise<void> {
+    const producer = this.producers.get(source);
+    if (!producer) return;
+    if (on) producer.resume();
+    else producer.pause();
+    await this.request(on ? 'resumeProducer' : 'pauseProducer', { producerId: producer.id });
+    this.update({ local: { ...this.snapshot.local, ...(source === 'mic' ? { micOn: on } : { camOn: on }) } });
+  }
+
+  hasProducer(source: MediaSource): boolean {
+    return this.producers.has(source);
+  }
+
+  async sendChat(text: string): Promise<void> {
+    await this.request('chat', { text });
+  }
+
+  async leave(): Promise<void> {
+    if (this.snapshot.status !== 'closed') await this.request('leave').catch(() => {});
+    this.close();
+  }
+
+  close(): void {
+    if (this.closing) return;
+    this.closing = true;
+    for (const producer of this.producers.values()) producer.track?.stop();
+    for (const track of [this.snapshot.local.mic, this.snapshot.local.cam, this.snapshot.local.screen]) track?.stop();
+    this.sendTransport?.close();
+    this.recvTransport?.close();
+    this.socket.disconnect();
+    this.update({ status: 'closed' });
+  }
+}

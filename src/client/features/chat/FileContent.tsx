@@ -1,0 +1,152 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useId, useRef, useState } from 'react';
+import { FILE_LINK_SECONDS } from '../../../shared/domain/files';
+import { trpc } from '../../trpc';
+import { useChat, useTranslateError } from './ChatProvider';
+import { duration, fileSize } from './format';
+import { Icon } from './icons';
+import type { ChatMessage } from './sync';
+
+type Variant = 'file' | 'thumb';
+
+/** A short-lived link to a message's file (the server checks I take part), renewed before it expires. */
+function useFileLink(message: ChatMessage, variant: Variant, enabled = true) {
+  const { domain } = useChat();
+  const links = trpc.chat.fileLinks.useQuery(
+    { domain, conversationId: message.conversationId, messageIds: [message.id], variant },
+    { enabled, staleTime: (FILE_LINK_SECONDS - 60) * 1000, refetchOnWindowFocus: false, retry: 1 },
+  );
+  return { url: links.data?.links[0]?.url, error: links.error };
+}
+
+/** A file, an image or a voice message, as its message shows it. */
+export function FileContent({ message }: { message: ChatMessage }) {
+  const file = message.file;
+  if (!file) return null;
+  if (file.isRecording) return <VoiceMessage message={message} />;
+  if (message.type === 'imagem') return <ImageMessage message={message} />;
+  return <FileCard message={message} />;
+}
+
+/** Name, size and a download button; the link is asked for when clicked (it lasts minutes). */
+function FileCard({ message }: { message: ChatMessage }) {
+  const { t, i18n } = useLingui();
+  const { domain } = useChat();
+  const utils = trpc.useUtils();
+  const translate = useTranslateError();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const file = message.file!;
+
+  async function download() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { links } = await utils.client.chat.fileLinks.query({ domain, conversationId: message.conversationId, messageIds: [message.id], variant: 'file', download: true });
+      const url = links[0]?.url;
+      if (!url) throw new Error('File not found');
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = file.name;
+      a.rel = 'noopener';
+      document.body.append(a);
+      a.click();
+      a.remove();
+    } catch (err) {
+      setError(translate((err as Error).message));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="file-card">
+      <Icon name="file" size={28} />
+      <span className="file-info">
+        <span className="file-name">{file.name}</span>
+        <span className="muted file-size">{fileSize(file.size, i18n.locale)}</span>
+      </span>
+      <button type="button" className="icon-button" onClick={() => void download()} disabled={busy} aria-label={t`Download ${file.name}`} title={t`Download`}>
+        <Icon name="download" />
+      </button>
+      {error && (
+        <span className="form-error file-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The thumbnail in the message; clicking opens the full image over the screen. */
+function ImageMessage({ message }: { message: ChatMessage }) {
+  const { t } = useLingui();
+  const file = message.file!;
+  const preview = useFileLink(message, file.hasThumb ? 'thumb' : 'file');
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="image-thumb" onClick={() => setOpen(true)} aria-label={t`Open image ${file.name}`}>
+        {preview.url ? <img src={preview.url} alt={file.name} loading="lazy" /> : <span className="image-placeholder" aria-hidden="true" />}
+      </button>
+      {open && <ImageViewer message={message} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function ImageViewer({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
+  const { t } = useLingui();
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const full = useFileLink(message, 'file');
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="image-viewer"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => e.target === e.currentTarget && onClose()}
+    >
+      <div className="image-viewer-bar">
+        <h2 id={titleId}>{message.file!.name}</h2>
+        {full.url && (
+          <a className="icon-button" href={full.url} target="_blank" rel="noopener noreferrer" aria-label={t`Open in a new tab`} title={t`Open in a new tab`}>
+            <Icon name="download" />
+          </a>
+        )}
+        <button type="button" className="icon-button" onClick={onClose} aria-label={t`Close`} autoFocus>
+          <Icon name="close" />
+        </button>
+      </div>
+      {full.url ? <img src={full.url} alt={message.file!.name} /> : <p className="muted">…</p>}
+    </dialog>
+  );
+}
+
+/** A voice message: the browser's own player (keyboard and screen-reader ready) and its length. */
+function VoiceMessage({ message }: { message: ChatMessage }) {
+  const { t } = useLingui();
+  const file = message.file!;
+  const link = useFileLink(message, 'file');
+  const length = file.durationMs ? duration(file.durationMs) : '';
+  return (
+    <div className="voice-message">
+      <Icon name="mic" />
+      {link.url ? <audio controls preload="metadata" src={link.url} aria-label={t`Voice message ${length}`} /> : <span className="muted">…</span>}
+      {length && <span className="muted voice-length">{length}</span>}
+      {link.error && (
+        <span className="form-error" role="alert">
+          <Trans>The file could not be loaded.</Trans>
+        </span>
+      )}
+    </div>
+  );
+}

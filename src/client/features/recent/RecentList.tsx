@@ -1,0 +1,204 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, NavLink } from 'react-router-dom';
+import { ticksFor } from '../../../shared/domain/messages';
+import { trpc } from '../../trpc';
+import { PageTitle } from '../../ui/PageTitle';
+import { Spinner } from '../../ui/Spinner';
+import { useChat, usePresence, useRecentsList, useTranslateError, useTyping } from '../chat/ChatProvider';
+import { listTime, messageSummary } from '../chat/format';
+import { Icon } from '../chat/icons';
+import { ConversationAvatar, PresenceDot, Ticks } from '../chat/parts';
+import type { Recent } from '../chat/types';
+import { unreadLabel } from './recents';
+
+/** Typing pauses this long before the search goes to the server. */
+const SEARCH_DELAY_MS = 300;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/**
+ * The recent chats (spec 2, Chat list): fixed ones first, then by last activity; each with its
+ * faces, title, last message (or who is typing), my ticks, unread badge and mention flag. The
+ * search box asks the server: title, company, last message, protocol (dashes ignored), DD/MM/YYYY.
+ */
+export function RecentList() {
+  const { t } = useLingui();
+  const { domain } = useChat();
+  const translate = useTranslateError();
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim(), SEARCH_DELAY_MS);
+  const searchId = useId();
+  const list = useRecentsList();
+  const search = trpc.chat.recents.useInfiniteQuery(
+    { domain, q, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, limit: 50 },
+    { enabled: q !== '', getNextPageParam: (last) => last.nextCursor ?? undefined },
+  );
+  const source = q ? search : list;
+  const items = source.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <div className="recent">
+      <div className="recent-head">
+        <PageTitle title={t`Recent chats`} />
+        <Link to="/i/optionsList/newChat" className="button button-small">
+          <Trans>New chat</Trans>
+        </Link>
+      </div>
+      <div className="recent-search" role="search">
+        <label htmlFor={searchId} className="visually-hidden">
+          <Trans>Search conversations</Trans>
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          value={query}
+          placeholder={t`Search by name, message, protocol or DD/MM/YYYY`}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      {source.isPending || (query.trim() !== q && query.trim() !== '') ? (
+        <Spinner />
+      ) : source.isError && !source.data ? (
+        <p className="form-error" role="alert">
+          {translate(source.error.message)}
+        </p>
+      ) : items.length === 0 ? (
+        <p className="muted recent-empty">
+          {q ? <Trans>No conversation matches this search.</Trans> : <Trans>No conversations yet. Start one with “New chat”.</Trans>}
+        </p>
+      ) : (
+        <ul className="recent-list" aria-label={t`Conversations`}>
+          {items.map((r) => (
+            <RecentItem key={r.conversationId} recent={r} />
+          ))}
+          {source.hasNextPage && <MoreRecents loading={source.isFetchingNextPage} onMore={() => void source.fetchNextPage()} />}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The end of the loaded list: scrolling there (or the button) loads the next page. */
+function MoreRecents({ loading, onMore }: { loading: boolean; onMore: () => void }) {
+  const ref = useRef<HTMLLIElement>(null);
+  const onMoreRef = useRef(onMore);
+  onMoreRef.current = onMore;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMoreRef.current());
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <li ref={ref} className="recent-more">
+      <button type="button" className="link-button" disabled={loading} onClick={onMore}>
+        {loading ? <Trans>Loading…</Trans> : <Trans>Show more conversations</Trans>}
+      </button>
+    </li>
+  );
+}
+
+function RecentItem({ recent }: { recent: Recent }) {
+  const { t, i18n } = useLingui();
+  const { me, domain } = useChat();
+  const utils = trpc.useUtils();
+  const typing = useTyping(recent.conversationId);
+  const setFixed = trpc.chat.setFixed.useMutation({ onSuccess: () => utils.chat.recents.invalidate() });
+  const last = recent.lastMessage;
+  const mine = last?.authorId === me.id;
+  const group = recent.others.length > 1;
+  const typingNames = typing.map((id) => recent.others.find((o) => o.userId === id)?.name ?? '').filter(Boolean);
+  const summary = last ? messageSummary(last, i18n) : null;
+  const at = recent.lastMessageAt ?? last?.createdAt;
+  const title = recent.title || t`(no title)`;
+
+  return (
+    <li className={recent.unread > 0 ? 'recent-item unread' : 'recent-item'}>
+      <NavLink to={`/i/recent/chat/${recent.conversationId}`} className={({ isActive }) => (isActive ? 'recent-link active' : 'recent-link')}>
+        <span className="recent-face">
+          <ConversationAvatar people={recent.others} />
+          {recent.others.length === 1 && <RecentPresence userId={recent.others[0]!.userId} />}
+        </span>
+        <span className="recent-main">
+          <span className="recent-row">
+            <span className="recent-title">{title}</span>
+            {at && (
+              <time className="recent-time" dateTime={new Date(at).toISOString()}>
+                {listTime(at, i18n.locale)}
+              </time>
+            )}
+          </span>
+          <span className="recent-row">
+            {typingNames.length > 0 ? (
+              <span className="recent-last recent-typing">
+                {typingNames.length === 1 ? <Trans>{typingNames[0]} is typing…</Trans> : <Trans>Several people are typing…</Trans>}
+              </span>
+            ) : recent.removed ? (
+              <span className="recent-last muted">
+                <Trans>You have been removed from Attendance</Trans>
+              </span>
+            ) : recent.draft ? (
+              <span className="recent-last">
+                <span className="recent-draft">
+                  <Trans>Draft:</Trans>
+                </span>{' '}
+                <span className="recent-text">{recent.draft}</span>
+              </span>
+            ) : summary ? (
+              <span className="recent-last">
+                {mine && last && last.type !== 'info' && <Ticks state={ticksFor(last.seq, recent.others)} />}
+                {group && !mine && last?.authorName && last.type !== 'info' && <span className="recent-author">{last.authorName}: </span>}
+                {summary.icon && <Icon name={summary.icon} size={14} />}
+                <span className="recent-text">{summary.text}</span>
+              </span>
+            ) : (
+              <span className="recent-last muted">
+                <Trans>No messages yet</Trans>
+              </span>
+            )}
+            <span className="recent-flags">
+              {recent.mentioned && (
+                <span className="recent-mention" role="img" aria-label={t`You were mentioned`} title={t`You were mentioned`}>
+                  @
+                </span>
+              )}
+              {recent.unread > 0 && (
+                <span className="unread-badge">
+                  <span aria-hidden="true">{unreadLabel(recent.unread)}</span>
+                  <span className="visually-hidden">
+                    <Plural value={recent.unread} one="# unread message" other="# unread messages" />
+                  </span>
+                </span>
+              )}
+            </span>
+          </span>
+        </span>
+      </NavLink>
+      <button
+        type="button"
+        className={recent.fixed ? 'icon-button recent-pin pinned' : 'icon-button recent-pin'}
+        aria-pressed={recent.fixed}
+        aria-label={recent.fixed ? t`Unpin ${title}` : t`Pin ${title} on top`}
+        title={recent.fixed ? t`Unpin` : t`Pin on top`}
+        disabled={setFixed.isPending}
+        onClick={() => setFixed.mutate({ domain, conversationId: recent.conversationId, fixed: !recent.fixed })}
+      >
+        <Icon name="pin" size={16} />
+      </button>
+    </li>
+  );
+}
+
+function RecentPresence({ userId }: { userId: string }) {
+  const status = usePresence(userId);
+  return status ? <PresenceDot status={status} /> : null;
+}

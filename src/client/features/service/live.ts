@@ -1,0 +1,33 @@
+import { useEffect, useRef } from 'react';
+import type { ServerToClientEvents } from '../../../shared/realtime';
+import { getSocket } from '../../socket';
+import { trpc } from '../../trpc';
+
+/**
+ * Listens to one server event on the tab's socket while the component is mounted, connecting the
+ * socket once someone (an anonymous visitor too) is signed in. `onReconnect` runs after the
+ * connection comes back, when pushes may have been missed: screens refetch there.
+ */
+export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, handler: ServerToClientEvents[E], onReconnect?: () => void) {
+  const me = trpc.auth.me.useQuery();
+  const signedIn = !!me.data?.user;
+  const latest = useRef({ handler, onReconnect });
+  latest.current = { handler, onReconnect };
+  useEffect(() => {
+    if (!signedIn) return;
+    const socket = getSocket();
+    if (!socket.connected && !socket.active) socket.connect();
+    const listener = ((...args: unknown[]) => (latest.current.handler as (...a: unknown[]) => void)(...args)) as never;
+    let connectedBefore = socket.connected;
+    const onConnect = () => {
+      if (connectedBefore) latest.current.onReconnect?.();
+      connectedBefore = true;
+    };
+    socket.on(event, listener);
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off(event, listener);
+      socket.off('connect', onConnect);
+    };
+  }, [event, signedIn]);
+}

@@ -1,0 +1,285 @@
+/**
+ * One call's media: a mediasoup Router and its peers, each with its WebRTC transports, producers
+ * and consumers (the mediasoup-demo shape). The room knows nothing of calls, users' rights or the
+ * database: the calls module decides who may do what and asks the room to do it.
+ */
+import type { types } from 'mediasoup';
+import type { Logger } from 'pino';
+import type { MediaSource, ProducerInfo } from '../../shared/call-events';
+import { createWebRtcTransportOptions, MEDIA_CODECS } from './codecs';
+
+export interface RoomNetwork {
+  listenIp: string;
+  announcedIp: string | undefined;
+}
+
+export interface Peer {
+  /** The connection (socket) id: one user may be in a room once, through one connection. */
+  id: string;
+  userId: string;
+  transports: Map<string, types.WebRtcTransport>;
+  producers: Map<string, types.Producer<ProducerAppData>>;
+  consumers: Map<string, types.Consumer>;
+}
+
+export interface ProducerAppData extends types.AppData {
+  peerId: string;
+  userId: string;
+  source: MediaSource;
+}
+
+/** What the room tells the outside about; the calls module relays it to the browsers. */
+export interface RoomListener {
+  producerAdded?(producer: ProducerInfo): void;
+  producerClosed?(producer: ProducerInfo): void;
+  producerPaused?(producer: ProducerInfo): void;
+  /** A consumer of `peerId` closed because its producer went away. */
+  consumerClosed?(peerId: string, consumerId: string, producerId: string): void;
+}
+
+export class MediaError extends Error {}
+
+/** Initial estimate for a new transport's outgoing bandwidth: enough for a 720p screen share. */
+const INITIAL_OUTGOING_BITRATE = 1_500_000;
+
+export class Room {
+  private readonly peers = new Map<string, Peer>();
+  private readonly listeners = new Set<RoomListener>();
+  private closed = false;
+
+  private constructor(
+    readonly callId: string,
+    readonly workerIndex: number,
+    readonly router: types.Router,
+    private readonly network: RoomNetwork,
+    private readonly logger: Logger,
+  ) {}
+
+  static async create(opts: { callId: string; worker: types.Worker; workerIndex: number; network: RoomNetwork; logger: Logger }): Promise<Room> {
+    const router = await opts.worker.createRouter({ mediaCodecs: MEDIA_CODECS, appData: { callId: opts.callId } });
+    return new Room(opts.callId, opts.workerIndex, router, opts.network, opts.logger.child({ callId: opts.callId }));
+  }
+
+  get isClosed(): boolean {
+    return this.closed || this.router.closed;
+  }
+
+  get rtpCapabilities(): types.RtpCapabilities {
+    return this.router.rtpCapabilities;
+  }
+
+  listen(listener: RoomListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  peer(peerId: string): Peer | undefined {
+    return this.peers.get(peerId);
+  }
+
+  peerOfUser(userId: string): Peer | undefined {
+    for (const peer of this.peers.values()) if (peer.userId === userId) return peer;
+    return undefined;
+  }
+
+  get peerCount(): number {
+    return this.peers.size;
+  }
+
+  addPeer(peerId: string, userId: string): Peer {
+    this.assertOpen();
+    const existing = this.peers.get(peerId);
+    if (existing) return existing;
+    const peer: Peer = { id: peerId, userId, transports: new Map(), producers: new Map(), consumers: new Map() };
+    this.peers.set(peerId, peer);
+    return peer;
+  }
+
+  /** Closes the peer's transports, which closes its producers (others' consumers follow) and consumers. */
+  removePeer(peerId: string): void {
+    const peer = this.peers.get(peerId);
+    if (!peer) return;
+    this.peers.delete(peerId);
+    for (const producer of peer.producers.values()) {
+      producer.close();
+      this.emit((l) => l.producerClosed?.(info(producer)));
+    }
+    for (const transport of peer.transports.values()) transport.close();
+  }
+
+  /** Every producer in the room, optionally leaving out one peer's own. */
+  producers(exceptPeerId?: string): ProducerInfo[] {
+    const out: ProducerInfo[] = [];
+    for (const peer of this.peers.values()) {
+      if (peer.id === exceptPeerId) continue;
+      for (const producer of peer.producers.values()) out.push(info(producer));
+    }
+    return out;
+  }
+
+  /** The mediasoup producer objects themselves (the recorder consumes them). */
+  producerObjects(): types.Producer<ProducerAppData>[] {
+    return [...this.peers.values()].flatMap((p) => [...p.producers.values()]);
+  }
+
+  async createTransport(peerId: string, direction: 'send' | 'recv'): Promise<types.WebRtcTransport> {
+    const peer = this.requirePeer(peerId);
+    const transport = await this.router.createWebRtcTransport({
+      ...createWebRtcTransportOptions(this.network),
+      initialAvailableOutgoingBitrate: INITIAL_OUTGOING_BITRATE,
+      appData: { direction },
+    });
+    // A peer that left while the transport was being created must not leak it.
+    if (!this.peers.has(peerId)) {
+      transport.close();
+      throw new MediaError('You are not in this call');
+    }
+    peer.transports.set(transport.id, transport);
+    transport.observer.on('close', () => peer.transports.delete(transport.id));
+    return transport;
+  }
+
+  async connectTransport(peerId: string, transportId: string, dtlsParameters: types.DtlsParameters): Promise<void> {
+    await this.requireTransport(peerId, transportId).connect({ dtlsParameters });
+  }
+
+  async produce(
+    peerId: string,
+    input: { transportId: string; kind: types.MediaKind; rtpParameters: types.RtpParameters; source: MediaSource },
+  ): Promise<types.Producer<ProducerAppData>> {
+    const peer = this.requirePeer(peerId);
+    const transport = this.requireTransport(peerId, input.transportId);
+    const kindOfSource = input.source === 'mic' ? 'audio' : 'video';
+    if (input.kind !== kindOfSource) throw new MediaError(`A ${input.source} track must be ${kindOfSource}`);
+    // One track per source: a new camera replaces the old one.
+    for (const existing of peer.producers.values()) {
+      if (existing.appData.source === input.source) this.closeProducer(peerId, existing.id);
+    }
+    const producer = await transport.produce<ProducerAppData>({
+      kind: input.kind,
+      rtpParameters: input.rtpParameters,
+      appData: { peerId, userId: peer.userId, source: input.source },
+    });
+    peer.producers.set(producer.id, producer);
+    producer.observer.on('close', () => peer.producers.delete(producer.id));
+    this.emit((l) => l.producerAdded?.(info(producer)));
+    return producer;
+  }
+
+  closeProducer(peerId: string, producerId: string): void {
+    const producer = this.requireProducer(peerId, producerId);
+    producer.close();
+    this.emit((l) => l.producerClosed?.(info(producer)));
+  }
+
+  async setProducerPaused(peerId: string, producerId: string, paused: boolean): Promise<ProducerInfo> {
+    const producer = this.requireProducer(peerId, producerId);
+    if (paused) await producer.pause();
+    else await producer.resume();
+    this.emit((l) => l.producerPaused?.(info(producer)));
+    return info(producer);
+  }
+
+  /** The producer of one user's source, if any (the owner's remote commands act on it). */
+  producerOf(userId: string, source: MediaSource): types.Producer<ProducerAppData> | undefined {
+    const peer = this.peerOfUser(userId);
+    if (!peer) return undefined;
+    for (const producer of peer.producers.values()) if (producer.appData.source === source) return producer;
+    return undefined;
+  }
+
+  /** A paused consumer: the browser resumes it once its track is wired up, so no key frame is lost. */
+  async consume(peerId: string, input: { producerId: string; rtpCapabilities: types.RtpCapabilities }) {
+    const peer = this.requirePeer(peerId);
+    const producer = this.findProducer(input.producerId);
+    if (!producer) throw new MediaError('This track is no longer available');
+    if (producer.appData.peerId === peerId) throw new MediaError('You cannot receive your own track');
+    if (!this.router.canConsume({ producerId: producer.id, rtpCapabilities: input.rtpCapabilities })) {
+      throw new MediaError('Your browser cannot receive this track');
+    }
+    const transport = [...peer.transports.values()].find((t) => t.appData.direction === 'recv');
+    if (!transport) throw new MediaError('Create a receiving transport first');
+    const consumer = await transport.consume({ producerId: producer.id, rtpCapabilities: input.rtpCapabilities, paused: true });
+    peer.consumers.set(consumer.id, consumer);
+    consumer.observer.on('close', () => peer.consumers.delete(consumer.id));
+    consumer.on('producerclose', () => {
+      consumer.close();
+      this.emit((l) => l.consumerClosed?.(peerId, consumer.id, producer.id));
+    });
+    return {
+      consumerId: consumer.id,
+      producerId: producer.id,
+      kind: consumer.kind,
+      rtpParameters: consumer.rtpParameters,
+      userId: producer.appData.userId,
+      source: producer.appData.source,
+    };
+  }
+
+  async resumeConsumer(peerId: string, consumerId: string): Promise<void> {
+    const consumer = this.requirePeer(peerId).consumers.get(consumerId);
+    if (!consumer) throw new MediaError('Unknown consumer');
+    await consumer.resume();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.peers.clear();
+    // Closing the router closes every transport, producer and consumer in it.
+    this.router.close();
+    this.listeners.clear();
+    this.logger.debug('room closed');
+  }
+
+  private emit(fn: (l: RoomListener) => void) {
+    for (const listener of this.listeners) {
+      try {
+        fn(listener);
+      } catch (err) {
+        this.logger.error({ err }, 'room listener failed');
+      }
+    }
+  }
+
+  private assertOpen() {
+    if (this.isClosed) throw new MediaError('This call has ended');
+  }
+
+  private requirePeer(peerId: string): Peer {
+    this.assertOpen();
+    const peer = this.peers.get(peerId);
+    if (!peer) throw new MediaError('Join the call first');
+    return peer;
+  }
+
+  private requireTransport(peerId: string, transportId: string): types.WebRtcTransport {
+    const transport = this.requirePeer(peerId).transports.get(transportId);
+    if (!transport) throw new MediaError('Unknown transport');
+    return transport;
+  }
+
+  private requireProducer(peerId: string, producerId: string): types.Producer<ProducerAppData> {
+    const producer = this.requirePeer(peerId).producers.get(producerId);
+    if (!producer) throw new MediaError('Unknown track');
+    return producer;
+  }
+
+  private findProducer(producerId: string): types.Producer<ProducerAppData> | undefined {
+    for (const peer of this.peers.values()) {
+      const producer = peer.producers.get(producerId);
+      if (producer) return producer;
+    }
+    return undefined;
+  }
+}
+
+function info(producer: types.Producer<ProducerAppData>): ProducerInfo {
+  return {
+    producerId: producer.id,
+    userId: producer.appData.userId,
+    kind: producer.kind,
+    source: producer.appData.source,
+    paused: producer.paused,
+  };
+}

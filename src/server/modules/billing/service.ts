@@ -1,0 +1,207 @@
+/**
+ * Billing: the prices document, the per-tick charges of calls (COBRANCA) and the company statement
+ * (extrato). A charge is one transaction that locks the thing being charged, writes the
+ * ChargeRecord and the StatementEntry and takes the amount from Company.credits only if the
+ * balance covers it. (subject, tickIndex) is unique, so several instances running the same tick
+ * charge it once.
+ */
+import type { Prisma } from '../../../generated/prisma/client';
+import { BILLING_TICK_MS } from '../../../shared/constants';
+import { chargeFor, fromUnits, isZero, participantTag, toUnits, type BillingTag, type PricesPerMinute } from '../../../shared/domain/billing';
+import type { Db } from '../../db/client';
+
+export interface Prices extends PricesPerMinute {
+  translatePerChar: string;
+}
+
+export async function getPrices(db: Db | Prisma.TransactionClient): Promise<Prices> {
+  const row = await db.prices.findUnique({ where: { id: 1 } });
+  // The migration inserts the row; a database restored without it still bills with the defaults.
+  if (!row) return { voice: '0', video: '0', share: '0', recording: '0', translatePerChar: '0.0005' };
+  return {
+    voice: row.voicePerMinute.toString(),
+    video: row.videoPerMinute.toString(),
+    share: row.sharePerMinute.toString(),
+    recording: row.recordingPerMinute.toString(),
+    translatePerChar: row.translatePerChar.toString(),
+  };
+}
+
+/**
+ * Whether a company may start something billed: exempt, or nothing costs anything, or it has a
+ * positive balance. One tick more than the balance is caught by the tick itself.
+ */
+export function mayStartBilled(company: { billingExempt: boolean; credits: { toString(): string } }, prices: PricesPerMinute): boolean {
+  if (company.billingExempt) return true;
+  const anyPrice = [prices.voice, prices.video, prices.share, prices.recording].some((p) => !isZero(p));
+  return !anyPrice || toUnits(company.credits.toString()) > 0n;
+}
+
+export type ChargeOutcome =
+  | { status: 'charged'; tickIndex: number; seconds: number; amount: string; tag: BillingTag }
+  | { status: 'nothingDue' }
+  | { status: 'insufficient' };
+
+const FIELD_OF: Record<BillingTag, string> = { voice: 'voiceTime', video: 'videoTime', share: 'shareTime', recording: 'recTime' };
+
+/** Takes `amount` from the company if the balance covers it; the new balance, or null. */
+async function debit(tx: Prisma.TransactionClient, companyId: string, amount: string): Promise<string | null> {
+  const rows = await tx.$queryRaw<{ credits: { toString(): string } }[]>`
+    UPDATE "Company" SET "credits" = "credits" - ${amount}::numeric, "updatedAt" = now()
+    WHERE "id" = ${companyId}::uuid AND "credits" >= ${amount}::numeric
+    RETURNING "credits"`;
+  return rows[0] ? rows[0].credits.toString() : null;
+}
+
+async function record(
+  tx: Prisma.TransactionClient,
+  input: { companyId: string; callId: string; subject: string; tickIndex: number; tag: BillingTag; name: string; seconds: number; amount: string; balanceAfter: string; now: Date },
+) {
+  const charge = await tx.chargeRecord.create({
+    data: {
+      companyId: input.companyId,
+      key: 'calls',
+      type: 'cumulativeTimer',
+      tag: input.tag,
+      subject: input.subject,
+      tickIndex: input.tickIndex,
+      callId: input.callId,
+      name: input.name,
+      seconds: input.seconds,
+      amount: input.amount,
+      summary: { tag: input.tag, amount: input.amount, field: FIELD_OF[input.tag] },
+      createdAt: input.now,
+    },
+  });
+  await tx.statementEntry.create({
+    data: {
+      companyId: input.companyId,
+      name: input.name,
+      action: 'charge',
+      amount: fromUnits(-toUnits(input.amount)),
+      balanceAfter: input.balanceAfter,
+      chargeRecordId: charge.id,
+      callId: input.callId,
+      createdAt: input.now,
+    },
+  });
+}
+
+/** Whole seconds since `from`, and the instant those seconds end (the remainder waits for the next tick). */
+function dueSeconds(from: Date, now: Date): { seconds: number; until: Date } {
+  const seconds = Math.max(0, Math.floor((now.getTime() - from.getTime()) / 1000));
+  return { seconds, until: new Date(from.getTime() + seconds * 1000) };
+}
+
+/**
+ * Charges a connected participant for the time since their last charge (30 s on a tick; what
+ * is left when they leave), at the price of what they send (share, video or voice).
+ */
+export async function chargeParticipant(db: Db, participantId: string, now: Date): Promise<ChargeOutcome> {
+  return db.$transaction(async (tx) => {
+    // The row lock orders two instances ticking the same participant: the second sees the
+    // first one's billedUntil and finds nothing due.
+    await tx.$executeRaw`SELECT 1 FROM "CallParticipant" WHERE "id" = ${participantId}::uuid FOR UPDATE`;
+    const p = await tx.callParticipant.findUnique({
+      where: { id: participantId },
+      include: { user: { select: { name: true } }, call: { include: { company: { select: { id: true, billingExempt: true } } } } },
+    });
+    if (!p || !p.connected || !p.billedUntil) return { status: 'nothingDue' } as const;
+    const { seconds, until } = dueSeconds(p.billedUntil, now);
+    if (seconds < 1) return { status: 'nothingDue' } as const;
+    const tag = participantTag(p);
+    const price = { voice: p.call.priceVoice, video: p.call.priceVideo, share: p.call.priceShare }[tag].toString();
+    const amount = p.call.company.billingExempt ? '0.0000' : chargeFor(seconds, price);
+    const tickIndex = p.billedTicks + 1;
+    if (!isZero(amount)) {
+      const balanceAfter = await debit(tx, p.call.companyId, amount);
+      if (balanceAfter === null) return { status: 'insufficient' } as const;
+      await record(tx, {
+        companyId: p.call.companyId,
+        callId: p.callId,
+        subject: `participant:${p.id}`,
+        tickIndex,
+        tag,
+        name: p.user.name,
+        seconds,
+        amount,
+        balanceAfter,
+        now,
+      });
+    }
+    await tx.callParticipant.update({
+      where: { id: p.id },
+      data: { billedTicks: tickIndex, billedUntil: until, totalCharged: { increment: amount } },
+    });
+    const secondsField = tag === 'share' ? 'shareSeconds' : tag === 'video' ? 'videoSeconds' : 'voiceSeconds';
+    await tx.call.update({ where: { id: p.callId }, data: { [secondsField]: { increment: seconds }, totalCharged: { increment: amount } } });
+    return { status: 'charged', tickIndex, seconds, amount, tag } as const;
+  });
+}
+
+/** Charges a call's recording for the time since its last charge, at the recording price. */
+export async function chargeRecording(db: Db, callId: string, now: Date): Promise<ChargeOutcome> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "Call" WHERE "id" = ${callId}::uuid FOR UPDATE`;
+    const call = await tx.call.findUnique({ where: { id: callId }, include: { company: { select: { billingExempt: true } } } });
+    if (!call || !call.recordingBilledUntil) return { status: 'nothingDue' } as const;
+    const { seconds, until } = dueSeconds(call.recordingBilledUntil, now);
+    if (seconds < 1) return { status: 'nothingDue' } as const;
+    const amount = call.company.billingExempt ? '0.0000' : chargeFor(seconds, call.priceRecording.toString());
+    const tickIndex = call.recordingBilledTicks + 1;
+    if (!isZero(amount)) {
+      const balanceAfter = await debit(tx, call.companyId, amount);
+      if (balanceAfter === null) return { status: 'insufficient' } as const;
+      const recorder = call.recorderId ? await tx.user.findUnique({ where: { id: call.recorderId }, select: { name: true } }) : null;
+      await record(tx, {
+        companyId: call.companyId,
+        callId,
+        subject: `recording:${callId}`,
+        tickIndex,
+        tag: 'recording',
+        name: recorder?.name ?? '',
+        seconds,
+        amount,
+        balanceAfter,
+        now,
+      });
+    }
+    await tx.call.update({
+      where: { id: callId },
+      data: { recordingBilledTicks: tickIndex, recordingBilledUntil: until, recordingSeconds: { increment: seconds }, totalCharged: { increment: amount } },
+    });
+    return { status: 'charged', tickIndex, seconds, amount, tag: 'recording' } as const;
+  });
+}
+
+/** The company statement, newest first, a page at a time (cursor: the last entry's id). */
+export async function listStatement(db: Db, companyId: string, page: { cursor?: string; limit: number }) {
+  const rows = await db.statementEntry.findMany({
+    where: { companyId },
+    orderBy: { seq: 'desc' },
+    take: page.limit + 1,
+    ...(page.cursor && { cursor: { id: page.cursor }, skip: 1 }),
+    include: { chargeRecord: { select: { tag: true, seconds: true, key: true } } },
+  });
+  const more = rows.length > page.limit;
+  const entries = rows.slice(0, page.limit).map((e) => ({
+    id: e.id,
+    name: e.name,
+    action: e.action,
+    amount: e.amount.toString(),
+    balanceAfter: e.balanceAfter.toString(),
+    callId: e.callId,
+    tag: (e.chargeRecord?.tag ?? null) as BillingTag | null,
+    seconds: e.chargeRecord?.seconds ?? null,
+    createdAt: e.createdAt,
+  }));
+  return { entries, nextCursor: more ? entries[entries.length - 1]!.id : null };
+}
+
+export async function balanceOf(db: Db, companyId: string) {
+  const [company, prices] = await Promise.all([
+    db.company.findUniqueOrThrow({ where: { id: companyId }, select: { credits: true, billingExempt: true } }),
+    getPrices(db),
+  ]);
+  return { credits: company.credits.toString(), billingExempt: company.billingExempt, prices, tickSeconds: BILLING_TICK_MS / 1000 };
+}

@@ -1,0 +1,98 @@
+import type { Conversation, Prisma } from '../../../generated/prisma/client';
+import { canSeeRequest, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
+import type { QueueRequestEvent } from '../../../shared/service-events';
+import type { Db } from '../../db/client';
+import type { Realtime } from '../../realtime';
+
+type Reader = Db | Prisma.TransactionClient;
+export interface PushDeps {
+  db: Db;
+  realtime: Realtime;
+}
+
+/** The company's attendants as the queue sees them: active members with their groups. */
+export async function queueViewers(db: Reader, companyId: string): Promise<(QueueViewer & { settings: Record<string, unknown> })[]> {
+  const members = await db.member.findMany({
+    where: { companyId, inviteAccepted: true, blocked: false, removed: false },
+    select: { userId: true, groups: { select: { groupId: true } }, user: { select: { settings: true } } },
+  });
+  return members.map((m) => ({ userId: m.userId, groupIds: m.groups.map((g) => g.groupId), settings: (m.user.settings ?? {}) as Record<string, unknown> }));
+}
+
+/** The request as the queue screen lists it. */
+export async function toQueueRequest(db: Reader, c: Conversation, viewerId?: string): Promise<QueueRequestEvent> {
+  const first = await db.message.findFirst({
+    where: { conversationId: c.id, authorId: c.creatorId ?? undefined, isComment: false, type: 'texto', removed: false },
+    orderBy: { seq: 'asc' },
+    select: { text: true },
+  });
+  return {
+    conversationId: c.id,
+    protocol: c.protocol,
+    type: c.type,
+    customerName: c.title,
+    queueId: c.queueId,
+    queueName: c.queueName,
+    queuedAt: c.queuedAt ?? c.createdAt,
+    forMe: !!c.queueUserId && c.queueUserId === viewerId,
+    preview: first?.text.slice(0, 200) ?? null,
+  };
+}
+
+/** After a request entered the queue: the attendants who can see it get it. Returns who they were. */
+export async function pushQueueAdded(deps: PushDeps, domain: string, conversation: Conversation): Promise<string[]> {
+  const viewers = (await queueViewers(deps.db, conversation.companyId)).filter((v) => canSeeRequest(v, queuedRequest(conversation)));
+  const request = await toQueueRequest(deps.db, conversation);
+  for (const v of viewers) deps.realtime.toUser(v.userId, 'queue:added', { domain, request: { ...request, forMe: conversation.queueUserId === v.userId } });
+  return viewers.map((v) => v.userId);
+}
+
+/** After a request left the queue: every attendant drops it from their view at once. */
+export async function pushQueueRemoved(deps: PushDeps, companyId: string, domain: string, conversationId: string) {
+  const members = await deps.db.member.findMany({ where: { companyId, inviteAccepted: true, blocked: false, removed: false }, select: { userId: true } });
+  deps.realtime.toUsers(
+    members.map((m) => m.userId),
+    'queue:removed',
+    { domain, conversationId },
+  );
+}
+
+/**
+ * The customers still waiting in a queue learn their new place. A request aimed at one attendant
+ * (userFila) waits in that attendant's own line.
+ */
+export async function pushPositions(deps: PushDeps, companyId: string, queueId: string | null) {
+  const waiting = await deps.db.conversation.findMany({
+    where: { companyId, queueId, inQueue: true },
+    orderBy: [{ queuedAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, creatorId: true, queueUserId: true },
+  });
+  const seen = new Map<string, number>();
+  for (const c of waiting) {
+    const line = c.queueUserId ?? '';
+    const position = (seen.get(line) ?? 0) + 1;
+    seen.set(line, position);
+    if (c.creatorId) deps.realtime.toUser(c.creatorId, 'service:position', { conversationId: c.id, position });
+  }
+}
+
+/** Who is in the conversation hears that it changed (state, responsible, participants). */
+export async function pushConversationUpdated(deps: PushDeps, conversationId: string, also: string[] = []) {
+  const present = await deps.db.participant.findMany({ where: { conversationId, removed: false }, select: { userId: true } });
+  deps.realtime.toUsers(new Set([...present.map((p) => p.userId), ...also]), 'conversation:updated', { conversationId });
+}
+
+/** A waiting request's place in its line (1 = next). */
+export async function queuePosition(db: Reader, c: Pick<Conversation, 'id' | 'companyId' | 'queueId' | 'queueUserId' | 'queuedAt' | 'inQueue'>): Promise<number | null> {
+  if (!c.inQueue || !c.queuedAt) return null;
+  const ahead = await db.conversation.count({
+    where: {
+      companyId: c.companyId,
+      queueId: c.queueId,
+      queueUserId: c.queueUserId,
+      inQueue: true,
+      OR: [{ queuedAt: { lt: c.queuedAt } }, { queuedAt: c.queuedAt, id: { lt: c.id } }],
+    },
+  });
+  return ahead + 1;
+}

@@ -1,0 +1,142 @@
+import { randomInt } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
+import type { Company, Conversation, Prisma, Queue, User } from '../../../generated/prisma/client';
+import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
+import { companyBlocksWork } from '../../../shared/domain/company';
+import { fillGreeting } from '../../../shared/domain/greeting';
+import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
+import { newProtocol } from '../../../shared/domain/protocol';
+import { canSeeRequest } from '../../../shared/domain/queue-visibility';
+import { defaultSlaDueAt } from '../../../shared/domain/sla';
+import { SERVICE_MESSAGES as M } from '../../../shared/schemas/service';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/client';
+import type { Realtime } from '../../realtime';
+import { appendMessage, emitMessage, type ChatMessage } from '../chat/service';
+import { createNotifications, pushNotifications } from '../notifications/service';
+import { pushPositions, pushQueueAdded, pushQueueRemoved, queuePosition, queueViewers } from './events';
+
+export type Tx = Prisma.TransactionClient;
+
+/** What every service rule works with. */
+export interface ServiceDeps {
+  db: Db;
+  clock: Clock;
+  realtime: Realtime;
+}
+
+export const fail = (code: TRPCError['code'], message: string) => new TRPCError({ code, message });
+
+/** Request types served through queues: a direct request (avulso) and a ticket (chamado). */
+export const REQUEST_TYPES: readonly number[] = [CONVERSATION_TYPE.single, CONVERSATION_TYPE.ticket];
+/** Types whose life follows the service states (tasks too). */
+export const SERVICE_TYPES: readonly number[] = [...REQUEST_TYPES, CONVERSATION_TYPE.task];
+
+/**
+ * A conversation with a fresh 15-digit protocol. A clash of two random protocols is unlikely, not
+ * impossible: the whole transaction runs again with another number.
+ */
+export async function withNewProtocol<T>(db: Db, work: (tx: Tx, protocol: string) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.$transaction((tx) => work(tx, newProtocol(() => randomInt(0, 10))));
+    } catch (err) {
+      const e = err as { code?: string; meta?: unknown; message?: string };
+      const onProtocol = e.code === 'P2002' && `${JSON.stringify(e.meta ?? {})} ${e.message ?? ''}`.includes('protocol');
+      if (!onProtocol || attempt >= 3) throw err;
+    }
+  }
+}
+
+/** Appends a server info message inside the caller's transaction. */
+export function appendInfo(tx: Tx, domain: string, conversationId: string, info: InfoMessage, now: Date) {
+  return appendMessage(tx, domain, { conversationId, authorId: null, type: 'info', text: infoText(info), data: info }, now);
+}
+
+export function emitAll(realtime: Realtime, appended: ({ message: ChatMessage; recipients: string[] } | null | undefined)[]) {
+  for (const a of appended) if (a) emitMessage(realtime, a);
+}
+
+export type QueueWithGroups = Queue & { groups: { groupId: string }[] };
+
+export async function findCompany(db: Db, domain: string): Promise<Company> {
+  const company = await db.company.findUnique({ where: { domain } });
+  if (!company) throw fail('NOT_FOUND', 'Domain not found');
+  return company;
+}
+
+export interface NewRequest {
+  company: Company;
+  queue: QueueWithGroups;
+  customer: User;
+  type: number;
+  /** The customer's first words, after the greeting. */
+  text?: string;
+  /** A linked ticket: the conversation (of another company) it was opened from. */
+  linkedConversationId?: string;
+}
+
+/**
+ * A request enters the queue (spec 4): state 0, naFila true, not taken; the company's greeting,
+ * filled in, starts the conversation, then the customer's own words if any. The attendants who can
+ * see it get it on their queue screen at once, and a notification unless they turned those off.
+ */
+export async function createServiceRequest(deps: ServiceDeps, req: NewRequest) {
+  const { company, queue, customer } = req;
+  const now = deps.clock.now();
+  const groupIds = queue.groups.map((g) => g.groupId);
+  const greeting = fillGreeting((company.settings as { greeting?: string } | null)?.greeting, { customerName: customer.name, companyName: company.name });
+  const result = await withNewProtocol(deps.db, async (tx, protocol) => {
+    const conversation = await tx.conversation.create({
+      data: {
+        companyId: company.id,
+        type: req.type,
+        state: CONVERSATION_STATE.waiting,
+        title: customer.name,
+        protocol,
+        creatorId: customer.id,
+        queueId: queue.id,
+        queueName: queue.name,
+        inQueue: true,
+        queuedAt: now,
+        queueGroupIds: groupIds,
+        slaDueAt: queue.sla ? defaultSlaDueAt(now, queue.slaServiceTime) : null,
+        linkedConversationId: req.linkedConversationId,
+        createdAt: now,
+        participants: { create: [{ userId: customer.id, joinedAt: now }] },
+      },
+    });
+    const appended = [await appendInfo(tx, company.domain, conversation.id, { info: 'greeting', params: { text: greeting } }, now)];
+    if (req.text) appended.push(await appendMessage(tx, company.domain, { conversationId: conversation.id, authorId: customer.id, clientId: 'request', text: req.text }, now));
+    const toNotify = (await queueViewers(tx, company.id)).filter(
+      (v) => v.userId !== customer.id && v.settings.playNotificationFila !== false && canSeeRequest(v, { groupIds, queueUserId: null }),
+    );
+    const notifications = await createNotifications(
+      tx,
+      toNotify.map((v) => ({
+        companyId: company.id,
+        userId: v.userId,
+        type: 'queueRequest',
+        title: 'New request in the queue',
+        subtitle: `${customer.name} · ${queue.name}`,
+        action: `/i/recent/queue/${queue.id}`,
+      })),
+    );
+    return { conversation: await tx.conversation.findUniqueOrThrow({ where: { id: conversation.id } }), appended, notifications };
+  });
+  emitAll(deps.realtime, result.appended);
+  await pushQueueAdded(deps, company.domain, result.conversation);
+  pushNotifications(deps.realtime, result.notifications);
+  return { conversation: result.conversation, position: (await queuePosition(deps.db, result.conversation)) ?? 1 };
+}
+
+/** Refuses requests while the company cannot work (blocked plan or deactivated, spec 5). */
+export function assertTakingRequests(company: Company) {
+  if (companyBlocksWork(company)) throw fail('FORBIDDEN', M.notTakingRequests);
+}
+
+/** After a request left its queue: attendants drop it, the customers behind it move up. */
+export async function afterLeavingQueue(deps: ServiceDeps, c: Pick<Conversation, 'companyId' | 'queueId' | 'id'>, domain: string) {
+  await pushQueueRemoved(deps, c.companyId, domain, c.id);
+  await pushPositions(deps, c.companyId, c.queueId);
+}

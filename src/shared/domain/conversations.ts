@@ -1,0 +1,49 @@
+import { GROUP_TITLE_MAX_CHARS } from '../constants';
+import { normalizeProtocolQuery } from './protocol';
+
+/**
+ * A conversation without a title of its own is named after the other participants: as many names
+ * as fit in about 30 characters, then ', +N' for the rest (spec 9). The first name always shows,
+ * cut with '…' when it alone is too long.
+ */
+export function groupTitle(names: string[], maxChars: number = GROUP_TITLE_MAX_CHARS): string {
+  const list = names.map((n) => n.trim()).filter(Boolean);
+  if (list.length === 0) return '';
+  let title = list[0]!.length > maxChars ? `${list[0]!.slice(0, maxChars - 1)}…` : list[0]!;
+  let shown = 1;
+  while (shown < list.length && title.length + 2 + list[shown]!.length <= maxChars) {
+    title += `, ${list[shown]}`;
+    shown++;
+  }
+  return shown < list.length ? `${title}, +${list.length - shown}` : title;
+}
+
+/** What the delete prompt needs typed: REMOVER, in any case, spaces around ignored (spec 5). */
+export const DELETE_CONFIRMATION_WORD = 'REMOVER';
+export const isDeleteConfirmation = (typed: string) => typed.trim().toUpperCase() === DELETE_CONFIRMATION_WORD;
+
+/** What a recents search looks for, read from what the person typed. */
+export interface RecentsSearch {
+  /** Matched anywhere in the title, participant names, company name and last message. */
+  text: string;
+  /** The digits of a protocol number, when the query is one (dashes ignored). */
+  protocolDigits: string | null;
+  /** A day typed as DD/MM/YYYY, as YYYY-MM-DD. */
+  date: string | null;
+}
+
+export function parseRecentsSearch(q: string): RecentsSearch {
+  const text = q.trim();
+  const digits = normalizeProtocolQuery(text).replace(/\s/g, '');
+  const protocolDigits = /^\d{3,15}$/.test(digits) ? digits : null;
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  let date: string | null = null;
+  if (m) {
+    const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const probe = new Date(Date.UTC(y, mo - 1, d));
+    if (probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d) {
+      date = `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+    }
+  }
+  return { text, protocolDigits, date };
+}

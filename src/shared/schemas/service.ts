@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { MESSAGE_MAX_LENGTH } from '../constants';
+import { RATING_MAX, RATING_MIN } from '../domain/rating';
+import { CHAT_MESSAGES } from './chat';
+import { domainSchema } from './company';
+
+/** Texts of customer service (spec 5 and the error catalogue, verbatim where it has one). */
+export const SERVICE_MESSAGES = {
+  requestNotFound: 'Solicitação não econtrada', // sic: the spec's spelling
+  alreadyTaken: 'Solicitação já foi atendida',
+  /** The prompt anonymous visitors answer before they can start. */
+  nameRequired: 'Para iniciar informe seu nome:',
+  transferred: 'O Atendimento foi transferido com sucesso!',
+  conversationNotFound: CHAT_MESSAGES.notFound,
+  notParticipant: CHAT_MESSAGES.notParticipant,
+  removed: CHAT_MESSAGES.removed,
+  blocked: CHAT_MESSAGES.blocked,
+  queueNotFound: 'Queue not found',
+  queueDisabled: 'This queue is not taking requests at the moment',
+  notTakingRequests: 'This company is not taking requests at the moment',
+  contactUsBlocked: 'Contact Us is not available at the moment',
+  notAService: 'This conversation is not a service request',
+  wrongState: 'This service is not in a state that allows this',
+  notAllowed: 'Only the person responsible for this service can do this',
+  neverTaken: 'Only a service that was taken can be reopened',
+  changed: 'This service was changed by someone else. Reload it and try again.',
+  concluded: 'This service is concluded: start a new one',
+  attendantNotFound: 'Attendant not found',
+  transferToSelf: 'You are already responsible for this service',
+  slaAlreadyOpen: 'A proposal is already waiting for the customer’s answer',
+  slaInThePast: 'The proposed date must be in the future',
+  slaNotOpen: 'There is no proposal waiting for an answer',
+  notRateable: 'Only a concluded service that someone served can be rated',
+  alreadyRated: 'This service was already rated',
+  companyNotLinked: 'This company is not one of your client or network companies',
+  entryNotFound: 'Time entry not found',
+  invalidForm: 'Check the highlighted fields',
+} as const;
+
+const id = z.uuid();
+const inCompany = { domain: domainSchema };
+const inConversation = { ...inCompany, conversationId: id };
+const text = z.string().trim().max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong);
+const queueKey = z.string().trim().min(1).max(60);
+const customerName = z.string().trim().min(1, SERVICE_MESSAGES.nameRequired).max(80);
+
+// ---- the customer's side (no company membership: checked by participation) --------------------
+
+export const companyPageInput = z.object(inCompany);
+export const requestServiceInput = z.object({ ...inCompany, queueKey, name: customerName.optional(), text: text.optional() });
+export const contactUsSubmitInput = z.object({ ...inCompany, values: z.record(z.string().max(60), z.string().max(5000)) });
+export const customerConversationInput = z.object({ conversationId: id });
+export const customerMessagesInput = z.object({
+  conversationId: id,
+  afterSeq: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(200).default(100),
+});
+export const customerSendInput = z.object({
+  conversationId: id,
+  clientId: z.string().min(1).max(64),
+  text: z.string().trim().min(1, CHAT_MESSAGES.empty).max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+});
+export const customerReadInput = z.object({ conversationId: id, uptoSeq: z.number().int().min(1) });
+export const rateInput = z.object({ conversationId: id, stars: z.number().int().min(RATING_MIN).max(RATING_MAX) });
+export const answerSlaInput = z.object({ conversationId: id, accept: z.boolean() });
+
+// ---- the attendant's side (members of the company) ---------------------------------------------
+
+export const queueViewInput = z.object({ ...inCompany, queueId: id.optional() });
+export const serviceConversationInput = z.object(inConversation);
+export const setWaitingInput = z.object({ ...inConversation, waiting: z.boolean() });
+export const transferInput = z.object({
+  ...inConversation,
+  target: z.discriminatedUnion('kind', [z.object({ kind: z.literal('queue'), queueId: id }), z.object({ kind: z.literal('attendant'), userId: id })]),
+  /** Added to the conversation as a comment (members only) when not empty after trimming. */
+  comment: z.string().max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong).optional(),
+});
+export const proposeSlaInput = z.object({ ...inConversation, offerDate: z.coerce.date() });
+const tag = z.string().trim().min(1).max(40);
+export const setTagsInput = z.object({ ...inConversation, tags: z.array(tag).max(20) });
+export const createTaskInput = z.object({ ...inConversation, title: z.string().trim().min(1, 'Fill in all fields').max(120), userIds: z.array(id).max(50).default([]) });
+export const linkedTicketInput = z.object({ ...inConversation, targetDomain: domainSchema, queueKey, text: text.optional() });
+export const addTimeInput = z.object({
+  ...inConversation,
+  startedAt: z.coerce.date(),
+  minutes: z.number().int().min(1).max(24 * 60),
+  description: z.string().trim().max(500).default(''),
+});
+export const timeEntryInput = z.object({ ...inCompany, entryId: id });

@@ -1,0 +1,196 @@
+/**
+ * Calls in Chromium with a fake camera and microphone, through the real SFU: Ana calls Bruno from
+ * the meeting page, Bruno answers in his tab, each receives the other's media (inbound RTP bytes
+ * grow), Ana shares her screen and records for 10 s, an anonymous visitor joins by the link, and
+ * after the call the recording plays back from storage with its duration. One story, in order.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveWorkerBin } from '../../src/server/media';
+import { launchBrowser } from '../helpers/browser';
+import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { callProcedure } from '../helpers/trpc';
+
+const { bin } = resolveWorkerBin(process.env.MEDIASOUP_WORKER_BIN);
+const why = bin ? '' : ' [skipped: no mediasoup worker binary; run `npm run build:worker` or set MEDIASOUP_WORKER_BIN]';
+
+let server: TestServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+/** Every RTCPeerConnection the page makes, so the test can read its statistics. */
+const CAPTURE_PEER_CONNECTIONS = () => {
+  const Original = window.RTCPeerConnection;
+  const made: RTCPeerConnection[] = [];
+  (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs = made;
+  window.RTCPeerConnection = class extends Original {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      made.push(this);
+    }
+  };
+};
+
+/** Bytes received so far per inbound RTP stream of a kind, over all of the page's connections. */
+async function inbound(page: Page, kind: 'audio' | 'video'): Promise<number[]> {
+  return page.evaluate(async (k) => {
+    const out: number[] = [];
+    for (const pc of (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs) {
+      if (pc.connectionState === 'closed') continue;
+      const stats = await pc.getStats();
+      stats.forEach((s) => {
+        if (s.type === 'inbound-rtp' && s.kind === k) out.push(s.bytesReceived ?? 0);
+      });
+    }
+    return out;
+  }, kind);
+}
+const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+beforeAll(async () => {
+  if (!bin) return;
+  if (!fs.existsSync('dist/client/index.html')) throw new Error('dist/client is missing: build the browser app first (node scripts/setup.mjs --client)');
+  [server, browser] = await Promise.all([
+    startTestServer({ env: { MEDIASOUP_NUM_WORKERS: '1', MEDIASOUP_WORKER_BIN: bin, RTC_LISTEN_IP: '127.0.0.1' } }),
+    launchBrowser({ media: true }),
+  ]);
+});
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(cookie: string | null): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-US', permissions: ['camera', 'microphone'] });
+  contexts.push(context);
+  if (cookie) {
+    const [name, value] = cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
+  }
+  await context.addInitScript(CAPTURE_PEER_CONNECTIONS);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  return page;
+}
+
+describe.skipIf(!bin)(`calls in the browser${why}`, () => {
+  let ana: Page;
+  let bruno: Page;
+  let conversationId: string;
+
+  it('holds a video call through the SFU: ring, answer, and media both ways', async () => {
+    const anaUser = await createUser(server.db, { name: 'Ana' });
+    const brunoUser = await createUser(server.db, { name: 'Bruno' });
+    const company = await createCompany(server.db, anaUser.id);
+    await addMember(server.db, company.id, brunoUser.id);
+    const [anaCookie, brunoCookie] = [await signIn(server.db, anaUser.id), await signIn(server.db, brunoUser.id)];
+    for (const cookie of [anaCookie, brunoCookie]) {
+      expect((await callProcedure(server.url, 'company.select', { domain: company.domain }, { cookie, type: 'mutation' })).error).toBeUndefined();
+    }
+    const started = await callProcedure(server.url, 'chat.startDirect', { domain: company.domain, userId: brunoUser.id }, { cookie: anaCookie, type: 'mutation' });
+    conversationId = (started.data as { conversationId: string }).conversationId;
+
+    [ana, bruno] = [await open(anaCookie), await open(brunoCookie)];
+    await bruno.goto(`${server.url}/i/recent`);
+    await bruno.getByRole('link', { name: 'Recent chats' }).waitFor();
+    await ana.goto(`${server.url}/i/recent/meeting/${conversationId}`);
+    await ana.getByRole('button', { name: 'Video call' }).click();
+
+    const anaChooser = ana.getByRole('dialog', { name: 'Choose your audio and video options' });
+    await anaChooser.getByLabel('Camera preview').waitFor();
+    await anaChooser.getByRole('button', { name: 'Join now' }).click();
+    await ana.getByRole('dialog', { name: 'Calling' }).getByText('Bruno').waitFor();
+
+    const ring = bruno.getByRole('dialog', { name: 'Call' });
+    await ring.getByText('Ana is calling you').waitFor();
+    await ring.getByRole('button', { name: 'Accept' }).click();
+    const brunoChooser = bruno.getByRole('dialog', { name: 'Choose your audio and video options' });
+    await brunoChooser.getByLabel('Camera preview').waitFor();
+    await brunoChooser.getByRole('button', { name: 'Join now' }).click();
+
+    await ana.getByRole('dialog', { name: 'Calling' }).waitFor({ state: 'detached' });
+    for (const page of [ana, bruno]) {
+      await page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+      await expect.poll(() => page.getByRole('timer', { name: 'Call duration' }).innerText()).toMatch(/^\d\d:\d\d$/);
+    }
+    // Each receives the other's camera and microphone, and keeps receiving.
+    for (const page of [ana, bruno]) {
+      await expect.poll(async () => total(await inbound(page, 'video')), { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect.poll(async () => total(await inbound(page, 'audio')), { timeout: 20_000 }).toBeGreaterThan(0);
+      const before = total(await inbound(page, 'video'));
+      await expect.poll(async () => total(await inbound(page, 'video')), { timeout: 20_000 }).toBeGreaterThan(before);
+    }
+    await ana.getByRole('listitem', { name: 'Bruno' }).locator('video').waitFor();
+    await bruno.getByRole('listitem', { name: 'Ana' }).locator('video').waitFor();
+  });
+
+  it('shares a screen that the other side receives', async () => {
+    const flowing = async () => (await inbound(bruno, 'video')).filter((b) => b > 0).length;
+    const before = await flowing();
+    const controls = ana.getByRole('toolbar', { name: 'Call controls' });
+    await controls.getByRole('button', { name: 'Share screen' }).click();
+    const screen = bruno.getByRole('region', { name: 'Shared screen' }).getByLabel('Screen of Ana');
+    await screen.waitFor();
+    // One more inbound video stream flows at Bruno, and it decodes into 720p frames.
+    await expect.poll(flowing, { timeout: 20_000 }).toBeGreaterThan(before);
+    await expect.poll(() => screen.evaluate((v: HTMLVideoElement) => v.videoHeight), { timeout: 20_000 }).toBeGreaterThan(0);
+    await controls.getByRole('button', { name: 'Stop sharing' }).waitFor();
+  });
+
+  it('records for 10 s: the badge shows on both sides, and stopping posts the recording', async () => {
+    await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'Record' }).click();
+    await ana.getByRole('status').filter({ hasText: 'Recording' }).first().waitFor();
+    await bruno.getByRole('status').filter({ hasText: 'Recording' }).first().waitFor();
+    await new Promise((r) => setTimeout(r, 10_000));
+    await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'Stop recording' }).click();
+    await expect.poll(() => ana.getByText('Recording', { exact: true }).count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => server.db.callRecording.count(), { timeout: 30_000 }).toBe(1);
+    const message = await server.db.message.findFirstOrThrow({ where: { conversationId, isRecording: true } });
+    expect(message.durationMs).toBeGreaterThan(5_000);
+    expect(message.fileMime).toBe('video/webm');
+  });
+
+  it('lets an anonymous visitor join by the link after giving a name', async () => {
+    await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'People' }).click();
+    const link = await ana.getByLabel('Call link').inputValue();
+    expect(link).toMatch(/\/call\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{32}$/);
+
+    const visitor = await open(null);
+    await visitor.goto(link);
+    await visitor.getByLabel('To start, tell us your name:').fill('Visitante');
+    await visitor.getByRole('button', { name: 'Continue' }).click();
+    const chooser = visitor.getByRole('dialog', { name: 'Choose your audio and video options' });
+    await chooser.getByRole('button', { name: 'Join now' }).click();
+    await visitor.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+    await ana.getByRole('list', { name: 'People' }).getByText('Visitante', { exact: true }).waitFor();
+    await expect.poll(async () => total(await inbound(visitor, 'video')), { timeout: 20_000 }).toBeGreaterThan(0);
+    const user = await server.db.user.findFirstOrThrow({ where: { name: 'Visitante' } });
+    expect(user.anonymous).toBe(true);
+  });
+
+  it('ends for everyone, and the recording plays back from storage', async () => {
+    await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'End for everyone' }).click();
+    await bruno.getByRole('alertdialog').getByText('The owner ended the call.').waitFor();
+    await ana.getByRole('toolbar', { name: 'Call controls' }).waitFor({ state: 'detached' });
+
+    const recording = ana.getByRole('list', { name: 'Recordings' }).locator('video');
+    await recording.waitFor();
+    const { duration, height } = await recording.evaluate(
+      (video: HTMLVideoElement) =>
+        new Promise<{ duration: number; height: number }>((resolve, reject) => {
+          const done = () => resolve({ duration: video.duration, height: video.videoHeight });
+          if (video.readyState >= 1) return done();
+          video.addEventListener('loadedmetadata', done, { once: true });
+          video.addEventListener('error', () => reject(new Error(`cannot play: ${video.error?.message}`)), { once: true });
+          video.load();
+        }),
+    );
+    expect(duration).toBeGreaterThan(5);
+    expect(Number.isFinite(duration)).toBe(true);
+    // The shared screen was recorded: the file has a picture, at the screen's size.
+    expect(height).toBe(720);
+  });
+});
