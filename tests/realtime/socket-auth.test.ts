@@ -47,8 +47,10 @@ describe('Socket.IO handshake', () => {
 
   it('reaches every tab of the same user and nobody else', async () => {
     const [alice, bob] = [await createUser(server.db), await createUser(server.db)];
-    const tabs = [open(await signIn(server.db, alice.id)), open(await signIn(server.db, alice.id))];
-    const other = open(await signIn(server.db, bob.id));
+    // Sign in first, then open: a socket opened before an await could get its session:ready
+    // before anyone listens for it.
+    const cookies = [await signIn(server.db, alice.id), await signIn(server.db, alice.id), await signIn(server.db, bob.id)];
+    const [tabs, other] = [[open(cookies[0]), open(cookies[1])], open(cookies[2])];
     await Promise.all([...tabs, other].map((s) => new Promise((r) => s.once('session:ready', r))));
     let leaked = false;
     other.on('notification:new', () => (leaked = true));
