@@ -1,7 +1,8 @@
 /**
  * Customer service in Chromium against the real server: an anonymous visitor asks for service on
- * the company page and follows its place in line; an attendant sees it arrive, takes it and
- * transfers it to a second attendant, who takes and concludes it; the visitor chats and rates.
+ * the company page and follows its place in line; an attendant sees it arrive, takes it, answers
+ * in the conversation view and transfers it from its service panel to a second attendant, who
+ * takes, answers and concludes it there; the visitor chats and rates.
  * And the queues and groups admin screens with the spec's Portuguese texts.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -74,15 +75,22 @@ describe('serving a visitor', () => {
     await visitor.getByText('Bia Atendente is serving you.').waitFor();
     await visitor.getByText('Bia Atendente took the service').waitFor();
 
-    // They chat: the attendant's words arrive live, the visitor answers from the page.
-    await bia.call('chat.send', { domain: c.domain, conversationId: conversation.id, clientId: 'b1', text: 'Olá Vera! Vou verificar.' });
+    // The conversation view is the attendant's desk: state in the header, the service panel beside.
+    const biaService = biaPage.getByRole('complementary', { name: 'Service' });
+    await biaService.getByText('Being served').waitFor();
+    await biaPage.getByRole('log', { name: 'Messages' }).getByText('Bia Atendente took the service').waitFor();
+
+    // They chat: Bia types in the composer, her words arrive live, the visitor answers from the page.
+    await biaPage.getByRole('combobox', { name: 'Message' }).fill('Olá Vera! Vou verificar.');
+    await biaPage.keyboard.press('Enter');
     await visitor.getByText('Olá Vera! Vou verificar.').waitFor();
     await visitor.getByLabel('Your message').fill('Obrigada!');
     await visitor.keyboard.press('Enter');
-    await expect.poll(() => server.db.message.count({ where: { conversationId: conversation.id, text: 'Obrigada!' } })).toBe(1);
+    await biaPage.getByRole('log', { name: 'Messages' }).getByText('Obrigada!').waitFor();
 
-    // Bia transfers to Caio with a comment for the team.
-    await biaPage.goto(`${server.url}/i/recent/chat/${conversation.id}/transfer`);
+    // Bia transfers to Caio from the panel, with a comment for the team.
+    await biaService.getByRole('link', { name: 'Transfer' }).click();
+    await biaPage.waitForURL(`**/i/recent/chat/${conversation.id}/transfer`);
     await biaPage.getByLabel('An attendant').check();
     await biaPage.getByLabel('Attendant', { exact: true }).selectOption({ label: 'Caio Atendente' });
     await biaPage.getByLabel('Comment for the team (optional)').fill('Cliente com senha bloqueada');
@@ -92,16 +100,21 @@ describe('serving a visitor', () => {
     await visitor.getByText('Your position in the queue:').waitFor();
     expect(await visitor.getByText('Cliente com senha bloqueada').count()).toBe(0);
 
-    // Caio sees it in his queue, marked for him, takes it and concludes it.
+    // Caio sees it in his queue, marked for him, takes it, answers and concludes it from the panel.
     const caioPage = await pageFor(caio);
     await caioPage.goto(`${server.url}/i/recent/queue/all`);
     await caioPage.getByText('Transferred to you').waitFor();
     await caioPage.getByRole('button', { name: 'Take the request of Vera Visitante' }).click();
     await caioPage.waitForURL(`**/i/recent/chat/${conversation.id}`);
-    await caioPage.goto(`${server.url}/i/recent/chat/${conversation.id}/concluir`);
-    await caioPage.getByRole('button', { name: 'Conclude service' }).click();
+    await caioPage.getByRole('log', { name: 'Messages' }).getByText('Bia Atendente transferred the service to Caio Atendente').waitFor();
+    await caioPage.getByRole('combobox', { name: 'Message' }).fill('Senha desbloqueada, Vera.');
+    await caioPage.getByRole('button', { name: 'Send' }).click();
+    await visitor.getByText('Senha desbloqueada, Vera.').waitFor();
+    const caioService = caioPage.getByRole('complementary', { name: 'Service' });
+    await caioService.getByRole('button', { name: 'Conclude service' }).click();
     await caioPage.getByRole('dialog').getByRole('button', { name: 'Conclude' }).click();
-    await caioPage.getByText('Service concluded.').waitFor();
+    await caioService.getByText('Service concluded.').waitFor();
+    await caioPage.getByRole('log', { name: 'Messages' }).getByText('Service concluded by Caio Atendente').waitFor();
     expect(await server.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } })).toMatchObject({ state: 9999, responsibleId: caio.userId });
 
     // The visitor rates it; the company's rating follows.

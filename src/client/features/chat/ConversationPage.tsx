@@ -7,6 +7,9 @@ import { getSocket } from '../../socket';
 import { trpc } from '../../trpc';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
+import { StartCallButtons } from '../calls/StartCallButtons';
+import { STATE_BADGE, STATE_LABELS } from '../service/labels';
+import { ServicePanel } from '../service/ServicePanel';
 import { useChat, useConversation, useOptionalChat, usePresence, useTranslateError, useTyping } from './ChatProvider';
 import { Composer } from './Composer';
 import { Icon } from './icons';
@@ -49,8 +52,8 @@ export function ConversationPage() {
 }
 
 function OpenConversation({ conversationId }: { conversationId: string }) {
-  const { t } = useLingui();
-  const { engine, me, uploads } = useChat();
+  const { t, i18n } = useLingui();
+  const { engine, me, uploads, domain } = useChat();
   const navigate = useNavigate();
   const [dragging, setDragging] = useState(false);
   const conversation = useConversation(conversationId);
@@ -123,6 +126,9 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
   const blocked = current.data && !current.data.canWork;
   // Ticks: how far each other person still in it has received and read.
   const watermarks = data.participants.filter((p) => p.userId !== me.id && !p.removed);
+  // A customer's request (avulso or ticket): its service panel sits beside the messages, as the
+  // contact/ticket sidebar of a help desk, whenever no other panel is open.
+  const isService = data.type === 0 || data.type === 1;
 
   return (
     <section className="conversation">
@@ -148,11 +154,23 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
             ) : (
               <span>
                 <Trans>Protocol {formatProtocol(data.protocol)}</Trans>
+                {isService && (
+                  <>
+                    {' '}
+                    <span className={STATE_BADGE[data.state] ?? 'badge'}>{i18n._(STATE_LABELS[data.state] ?? STATE_LABELS[1]!)}</span>
+                  </>
+                )}
               </span>
             )}
           </p>
         </div>
+        <StartCallButtons conversationId={conversationId} />
         <nav className="conversation-actions" aria-label={t`Conversation options`}>
+          {isService && (
+            <Link className="icon-button" to="concluir" aria-label={t`Service`} title={t`Service`}>
+              <Icon name="service" />
+            </Link>
+          )}
           <Link className="icon-button" to="details" aria-label={t`Details`} title={t`Details`}>
             <Icon name="info" />
           </Link>
@@ -210,6 +228,11 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
         {!replying && outlet && (
           <aside className="chat-panel">
             <Subpage>{outlet}</Subpage>
+          </aside>
+        )}
+        {isService && !outlet && (
+          <aside className="chat-panel service-side" aria-label={t`Service`}>
+            <ServicePanel domain={domain} conversationId={conversationId} />
           </aside>
         )}
       </div>

@@ -131,12 +131,28 @@ function ImageViewer({ message, onClose }: { message: ChatMessage; onClose: () =
   );
 }
 
-/** A voice message: the browser's own player (keyboard and screen-reader ready) and its length. */
+/**
+ * A recording — a voice message, or a call's recording (video when the call had video) — played
+ * inline by the browser's own player (keyboard and screen-reader ready), with its length.
+ */
 function VoiceMessage({ message }: { message: ChatMessage }) {
   const { t } = useLingui();
   const file = message.file!;
   const link = useFileLink(message, 'file');
   const length = file.durationMs ? duration(file.durationMs) : '';
+  if (file.mime?.startsWith('video/')) {
+    return (
+      <div className="voice-message call-recording">
+        {link.url ? <video controls preload="metadata" src={link.url} aria-label={t`Call recording ${length}`} /> : <span className="muted">…</span>}
+        {length && <span className="muted voice-length">{length}</span>}
+        {link.error && (
+          <span className="form-error" role="alert">
+            <Trans>The file could not be loaded.</Trans>
+          </span>
+        )}
+      </div>
+    );
+  }
   return (
     <div className="voice-message">
       <Icon name="mic" />

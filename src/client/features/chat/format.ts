@@ -2,6 +2,8 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { InfoMessage } from '../../../shared/domain/info-messages';
+import { callInfoMessage } from '../calls/infoMessages';
+import { describeServiceInfo } from '../service/labels';
 import type { ChatMessage } from './sync';
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
@@ -80,8 +82,12 @@ export function infoText(message: Pick<ChatMessage, 'data' | 'text'>, i18n: I18n
       const name = data.params.name;
       return i18n._(msg`${name} left the conversation`);
     }
+    case 'callNoAnswer':
+    case 'callBusy':
+      return i18n._(callInfoMessage(data));
     default:
-      return message.text;
+      // Customer service's kinds (taken, transferred, concluded…); an unknown kind keeps the server's English.
+      return describeServiceInfo(i18n, data) ?? message.text;
   }
 }
 

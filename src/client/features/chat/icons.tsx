@@ -29,6 +29,7 @@ const PATHS = {
   info: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm0 8v6m0-9v.5',
   plus: 'M12 5v14M5 12h14',
   note: 'M5 3h10l4 4v14H5zM8 10h8M8 14h8M8 18h5',
+  service: 'M4 14v-2a8 8 0 0 1 16 0v2M4 14h3v5H4zM17 14h3v5h-3zM20 19a3 3 0 0 1-3 3h-4',
 } as const;
 
 export type IconName = keyof typeof PATHS;
