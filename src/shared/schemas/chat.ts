@@ -82,6 +82,15 @@ export const recentsInput = z.object({
 });
 export const setFixedInput = z.object({ ...inConversation, fixed: z.boolean() });
 
+/** Colleagues to chat with or add: one page by name; `q` searches the name (case ignored). */
+export const contactsInput = z.object({
+  ...inCompany,
+  q: z.string().trim().max(100).optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+  /** `nextCursor` of the previous page. */
+  cursor: id.optional(),
+});
+
 export const messagesInput = z.object({
   ...inConversation,
   afterSeq: z.number().int().min(0).optional(),

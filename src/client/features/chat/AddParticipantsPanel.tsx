@@ -6,7 +6,8 @@ import { FormError, FormNotice } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { useChat, useTranslateError } from './ChatProvider';
-import { matchesContact, useContacts } from './contacts';
+import { useContacts, withChosen } from './contacts';
+import { ContactsNote } from './NewChat';
 import type { ConversationOutletContext } from './ConversationPage';
 import { PanelClose } from './DetailsPanel';
 import { Avatar } from './parts';
@@ -19,11 +20,11 @@ import { Avatar } from './parts';
 export function AddParticipantsPage() {
   const { t } = useLingui();
   const { conversationId, conversation } = useOutletContext<ConversationOutletContext>();
-  const { domain, isAdmin } = useChat();
+  const { domain } = useChat();
   const utils = trpc.useUtils();
   const translate = useTranslateError();
-  const { contacts, isPending, complete } = useContacts(domain, isAdmin);
   const [query, setQuery] = useState('');
+  const { contacts, isPending, more, known } = useContacts(domain, query);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [done, setDone] = useState(false);
   const add = trpc.chat.addParticipants.useMutation({
@@ -34,7 +35,7 @@ export function AddParticipantsPage() {
     },
   });
   const inIt = new Set(conversation.participants.filter((p) => !p.removed).map((p) => p.userId));
-  const candidates = contacts.filter((c) => !inIt.has(c.userId) && (chosen.has(c.userId) || matchesContact(c, query)));
+  const candidates = withChosen(contacts, chosen, known).filter((c) => !inIt.has(c.userId));
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -53,13 +54,9 @@ export function AddParticipantsPage() {
           <label htmlFor="add-people-search">
             <Trans>Search contacts</Trans>
           </label>
-          <input id="add-people-search" type="search" value={query} placeholder={t`Name or e-mail`} onChange={(e) => setQuery(e.target.value)} />
+          <input id="add-people-search" type="search" value={query} placeholder={t`Name`} onChange={(e) => setQuery(e.target.value)} />
         </div>
-        {!complete && (
-          <p className="muted field-hint">
-            <Trans>You see the colleagues you already talk to; an administrator sees every member.</Trans>
-          </p>
-        )}
+        <ContactsNote more={more} />
         {isPending ? (
           <Spinner />
         ) : (

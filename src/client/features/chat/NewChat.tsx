@@ -7,7 +7,7 @@ import { trpc } from '../../trpc';
 import { FormError } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
-import { matchesContact, useContacts, type Contact } from './contacts';
+import { matchesContact, useContacts, withChosen, type Contact } from './contacts';
 import { Icon } from './icons';
 import { Avatar } from './parts';
 import '../../ui/dialog.css';
@@ -99,9 +99,9 @@ export function NewConversationPage() {
             </button>
           </div>
           {team ? (
-            <NewTeamChat domain={company.domain} isAdmin={company.isAdmin} myId={user.id} />
+            <NewTeamChat domain={company.domain} />
           ) : (
-            <NewDirectChat domain={company.domain} isAdmin={company.isAdmin} myId={user.id} myName={user.name} />
+            <NewDirectChat domain={company.domain} myId={user.id} myName={user.name} />
           )}
         </>
       )}
@@ -117,27 +117,28 @@ function ContactSearch({ value, onChange }: { value: string; onChange: (v: strin
       <label htmlFor={id}>
         <Trans>Search contacts</Trans>
       </label>
-      <input id={id} type="search" value={value} placeholder={t`Name or e-mail`} onChange={(e) => onChange(e.target.value)} autoFocus />
+      <input id={id} type="search" value={value} placeholder={t`Name`} onChange={(e) => onChange(e.target.value)} autoFocus />
     </div>
   );
 }
 
-function ContactsNote({ complete }: { complete: boolean }) {
-  if (complete) return null;
+/** Shown when the search matches more colleagues than the list holds. */
+export function ContactsNote({ more }: { more: boolean }) {
+  if (!more) return null;
   return (
     <p className="muted field-hint">
-      <Trans>You see the colleagues you already talk to; an administrator sees every member.</Trans>
+      <Trans>More colleagues match: type more of the name to find them.</Trans>
     </p>
   );
 }
 
-function NewDirectChat({ domain, isAdmin, myId, myName }: { domain: string; isAdmin: boolean; myId: string; myName: string }) {
+function NewDirectChat({ domain, myId, myName }: { domain: string; myId: string; myName: string }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const serverMessage = useServerMessage();
   const utils = trpc.useUtils();
-  const { contacts, isPending, complete } = useContacts(domain, isAdmin);
   const [query, setQuery] = useState('');
+  const { contacts, isPending, more } = useContacts(domain, query);
   const [existing, setExisting] = useState<{ person: Contact; conversationId: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const start = trpc.chat.startDirect.useMutation();
@@ -163,11 +164,12 @@ function NewDirectChat({ domain, isAdmin, myId, myName }: { domain: string; isAd
   }
 
   const me: Contact = { userId: myId, name: myName, hasAvatar: false };
-  const shown = [me, ...contacts.filter((c) => c.userId !== myId)].filter((c) => matchesContact(c, query));
+  // The server searched the colleagues; me (a chat with myself) is matched here.
+  const shown = [...[me].filter((c) => matchesContact(c, query)), ...contacts];
   return (
     <>
       <ContactSearch value={query} onChange={setQuery} />
-      <ContactsNote complete={complete} />
+      <ContactsNote more={more} />
       <FormError message={error} />
       {isPending ? (
         <Spinner />
@@ -178,7 +180,6 @@ function NewDirectChat({ domain, isAdmin, myId, myName }: { domain: string; isAd
               <button type="button" className="contact" onClick={() => void pick(c)} disabled={start.isPending}>
                 <Avatar userId={c.userId} name={c.name} hasAvatar={c.hasAvatar} size={36} />
                 <span className="contact-name">{c.userId === myId ? t`${c.name} (you)` : c.name}</span>
-                {c.email && <span className="muted contact-email">{c.email}</span>}
               </button>
             </li>
           ))}
@@ -238,14 +239,14 @@ function ExistingChatDialog(props: { name: string; pending: boolean; onContinue:
   );
 }
 
-function NewTeamChat({ domain, isAdmin, myId }: { domain: string; isAdmin: boolean; myId: string }) {
+function NewTeamChat({ domain }: { domain: string }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const serverMessage = useServerMessage();
   const utils = trpc.useUtils();
-  const { contacts, isPending, complete } = useContacts(domain, isAdmin);
   const [title, setTitle] = useState('');
   const [query, setQuery] = useState('');
+  const { contacts, isPending, more, known } = useContacts(domain, query);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
@@ -265,8 +266,7 @@ function NewTeamChat({ domain, isAdmin, myId }: { domain: string; isAdmin: boole
     start.mutate({ domain, title: title.trim(), userIds: [...chosen] });
   }
 
-  const others = contacts.filter((c) => c.userId !== myId);
-  const shown = others.filter((c) => chosen.has(c.userId) || matchesContact(c, query));
+  const shown = withChosen(contacts, chosen, known);
   return (
     <form className="new-chat-form" onSubmit={submit} noValidate>
       <div className="field">
@@ -276,7 +276,7 @@ function NewTeamChat({ domain, isAdmin, myId }: { domain: string; isAdmin: boole
         <input id={titleId} value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} required />
       </div>
       <ContactSearch value={query} onChange={setQuery} />
-      <ContactsNote complete={complete} />
+      <ContactsNote more={more} />
       {isPending ? (
         <Spinner />
       ) : (

@@ -1,38 +1,50 @@
-import { useMemo } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { trpc } from '../../trpc';
 
 export interface Contact {
   userId: string;
   name: string;
   hasAvatar: boolean;
-  email?: string | null;
 }
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
 
-export function matchesContact(c: Contact, query: string): boolean {
+export function matchesContact(c: Pick<Contact, 'name'>, query: string): boolean {
   const q = fold(query.trim());
-  return !q || fold(c.name).includes(q) || fold(c.email ?? '').includes(q);
+  return !q || fold(c.name).includes(q);
 }
 
+/** How many colleagues one search shows; past that, typing narrows the list down. */
+const CONTACTS_PAGE = 100;
+
 /**
- * The company's people one can start a chat with or add to one. The server has no member-level
- * list of colleagues yet (members.list is for administrators): an administrator sees every active
- * member; anyone else, the people they already talk to (their recents). See docs/decisions.md.
+ * The colleagues one can start a chat with or add to one (`chat.contacts`: accepted, active
+ * members of the company, me left out), searched by name on the server. `known` remembers
+ * everyone seen in earlier searches, so people already chosen stay on screen while the search
+ * changes.
  */
-export function useContacts(domain: string, isAdmin: boolean): { contacts: Contact[]; isPending: boolean; complete: boolean } {
-  const members = trpc.members.list.useQuery({ domain }, { enabled: isAdmin && !!domain, staleTime: 60_000 });
-  const recents = trpc.chat.recents.useQuery({ domain, limit: 500 }, { enabled: !isAdmin && !!domain, staleTime: 60_000 });
-  const contacts = useMemo(() => {
-    if (isAdmin) {
-      return (members.data ?? [])
-        .filter((m) => m.state === 'active')
-        .map((m) => ({ userId: m.userId, name: m.name, hasAvatar: m.hasAvatar, email: m.email }))
-        .sort((a, b) => a.name.localeCompare(b.name));
-    }
-    const seen = new Map<string, Contact>();
-    for (const r of recents.data?.items ?? []) for (const o of r.others) seen.set(o.userId, { userId: o.userId, name: o.name, hasAvatar: o.hasAvatar });
-    return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
-  }, [isAdmin, members.data, recents.data]);
-  return { contacts, isPending: isAdmin ? members.isPending : recents.isPending, complete: isAdmin };
+export function useContacts(domain: string, query: string) {
+  const q = query.trim();
+  const list = trpc.chat.contacts.useQuery(
+    { domain, q: q || undefined, limit: CONTACTS_PAGE },
+    { enabled: !!domain, staleTime: 30_000, placeholderData: keepPreviousData },
+  );
+  const seen = useRef(new Map<string, Contact>());
+  for (const c of list.data?.items ?? []) seen.current.set(c.userId, c);
+  return {
+    // While a new search is on its way the previous results stay, narrowed here at once.
+    contacts: (list.data?.items ?? []).filter((c) => matchesContact(c, q)),
+    isPending: list.isPending,
+    /** More match than are shown. */
+    more: !!list.data?.nextCursor,
+    known: (userId: string) => seen.current.get(userId),
+  };
+}
+
+/** The chosen people not in the current results first (so they can be unticked), then the results. */
+export function withChosen(contacts: Contact[], chosen: Set<string>, known: (userId: string) => Contact | undefined): Contact[] {
+  const shown = new Set(contacts.map((c) => c.userId));
+  const extra = [...chosen].filter((id) => !shown.has(id)).flatMap((id) => known(id) ?? []);
+  return [...extra, ...contacts];
 }

@@ -49,6 +49,7 @@ import {
   addNoteInput,
   addParticipantsInput,
   changesInput,
+  contactsInput,
   conversationInput,
   deleteConversationInput,
   draftInput,
@@ -85,6 +86,7 @@ export const chatRouter = router({
   // Conversations
   recents: memberProcedure.input(recentsInput).query(({ ctx, input }) => listRecents(chatContext(ctx), input)),
   conversation: memberProcedure.input(conversationInput).query(({ ctx, input }) => chat.getConversation(chatContext(ctx), input.conversationId)),
+  contacts: memberProcedure.input(contactsInput).query(({ ctx, input }) => chat.listContacts(chatContext(ctx), input)),
   startDirect: memberProcedure.input(startDirectInput).mutation(({ ctx, input }) => chat.startDirect(chatContext(ctx), input.userId, input.force)),
   startTeam: memberProcedure.input(startTeamInput).mutation(({ ctx, input }) => chat.startTeam(chatContext(ctx), input)),
   setFixed: memberProcedure.input(setFixedInput).mutation(({ ctx, input }) => chat.setFixed(chatContext(ctx), input.conversationId, input.fixed)),

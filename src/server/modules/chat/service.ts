@@ -14,7 +14,7 @@ import { groupTitle } from '../../../shared/domain/conversations';
 import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
 import { CONVERSATION_REMOVAL_CODES, estimateMessageBytes } from '../../../shared/domain/messages';
 import { newProtocol } from '../../../shared/domain/protocol';
-import { CHAT_MESSAGES as M, withCode, type startTeamInput } from '../../../shared/schemas/chat';
+import { CHAT_MESSAGES as M, withCode, type contactsInput, type startTeamInput } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
@@ -161,6 +161,34 @@ export async function getConversation(ctx: ChatContext, conversationId: string) 
       draft: me.draft ?? '',
     },
     participants,
+  };
+}
+
+/**
+ * The colleagues a member can start a chat with or add to one: accepted members of this company
+ * who are neither blocked nor removed, me left out, by name. Names only (no e-mail): the full
+ * member list with contact data stays an administrator's screen.
+ */
+export async function listContacts(ctx: ChatContext, input: z.infer<typeof contactsInput>) {
+  const where: Prisma.MemberWhereInput = {
+    companyId: ctx.company.id,
+    inviteAccepted: true,
+    blocked: false,
+    removed: false,
+    userId: { not: ctx.userId },
+    ...(input.q && { user: { name: { contains: input.q, mode: 'insensitive' } } }),
+  };
+  const rows = await ctx.db.member.findMany({
+    where,
+    orderBy: [{ user: { name: 'asc' } }, { id: 'asc' }],
+    take: input.limit + 1,
+    ...(input.cursor && { cursor: { id: input.cursor }, skip: 1 }),
+    select: { id: true, userId: true, user: { select: { name: true, avatarKey: true } } },
+  });
+  const page = rows.slice(0, input.limit);
+  return {
+    items: page.map((m) => ({ userId: m.userId, name: m.user.name, hasAvatar: m.user.avatarKey !== null })),
+    nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null,
   };
 }
 
