@@ -96,6 +96,8 @@ describe('uploading', () => {
 
   it('refuses, with a clear error and before storing anything: too large, over the quota, a bad thumbnail', async () => {
     const { company, a, conversationId } = await chat();
+    // The browser learns the limit first, and refuses with this same text before sending.
+    expect(await a.query('chat.uploadLimits')).toEqual({ maxUploadBytes: MAX });
     const big = await a.upload(conversationId, { clientId: cid(), name: 'big.bin' }, Buffer.alloc(MAX + 1));
     expect(big).toMatchObject({ status: 413, body: { error: 'The file is too large (at most 2 MB)', code: 'fileTooLarge', maxBytes: MAX } });
 
@@ -110,6 +112,40 @@ describe('uploading', () => {
     expect(await server.db.message.count({ where: { conversationId } })).toBe(0);
     const dir = path.join(server.dataDir, 'files', 'objects', company.domain);
     expect(fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => !fs.statSync(path.join(dir, String(f))).isDirectory()) : []).toEqual([]);
+  });
+
+  it('lets only one of two concurrent uploads through a quota that fits one', async () => {
+    const { company, a, conversationId } = await chat();
+    const before = await companyStorageUsage(server.db, company.id);
+    await server.db.company.update({ where: { id: company.id }, data: { storageBytes: before.totalBytes + 15_000 } });
+    // Both requests pass the early look at the quota (nothing is used yet) and reach the write;
+    // the test holds the company's quota turn until both are queued on it, then lets them go.
+    const quotaLock = `storage-quota:${company.id}`;
+    const waiting = async () => {
+      const [row] = await server.db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+      return row!.n;
+    };
+    const uploads = await server.db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${quotaLock}, 0))::text AS locked`;
+        const sent = [1, 2].map((i) => a.upload(conversationId, { clientId: cid(), name: `part${i}.bin` }, Buffer.alloc(10_000, i)));
+        await expect.poll(waiting).toBe(2);
+        return sent;
+      },
+      { timeout: 30_000 },
+    );
+    const results = await Promise.all(uploads);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 507]);
+    expect(results.find((r) => r.status === 507)!.body).toMatchObject({ code: 'quotaExceeded' });
+    expect(await server.db.message.count({ where: { conversationId, fileKey: { not: null } } })).toBe(1);
+    const after = await companyStorageUsage(server.db, company.id);
+    expect(after.totalBytes).toBeLessThanOrEqual(after.limitBytes);
+    // The refused file's object was removed again: only the accepted one is stored.
+    const dir = path.join(server.dataDir, 'files', 'objects', company.domain);
+    const files = fs.readdirSync(dir, { recursive: true }).filter((f) => !fs.statSync(path.join(dir, String(f))).isDirectory());
+    expect(files).toHaveLength(1);
   });
 
   it('lets only participants of this company upload and download', async () => {

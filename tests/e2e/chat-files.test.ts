@@ -1,7 +1,7 @@
 /**
  * Files in the browser chat: an upload shows its progress and the other side downloads the same
  * bytes; an image shows as a thumbnail and opens full size; a file over the limit is refused in
- * the composer; a voice message recorded from the (fake) microphone plays on the other side.
+ * the composer before it is sent; a voice message recorded from the (fake) microphone plays on the other side.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -135,8 +135,13 @@ describe('files', () => {
     await expect.poll(() => full.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(800);
     await viewer.getByRole('button', { name: 'Close' }).click();
 
+    // The browser knows the limit (the attach button says it) and refuses at once, sending nothing.
+    await a.page.locator('button[title="Attach files (at most 2 MB)"]').waitFor();
+    const sent: string[] = [];
+    a.page.on('request', (r) => r.url().includes('/uploads/chat/') && r.url().includes('big.bin') && sent.push(r.url()));
     await a.page.locator('input[type=file]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(MAX_UPLOAD + 1) });
     await a.page.getByRole('alert').filter({ hasText: 'The file is too large (at most 2 MB)' }).waitFor();
+    expect(sent).toEqual([]);
     await a.page.getByRole('button', { name: 'Remove big.bin' }).click();
     expect(await server.db.message.count({ where: { conversationId, fileName: 'big.bin' } })).toBe(0);
   });

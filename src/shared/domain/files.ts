@@ -9,6 +9,12 @@ export const THUMB_MAX_BYTES = 64 * 1024;
 export const THUMB_FILE_NAME = '.thumb';
 /** How long a download link stays valid. */
 export const FILE_LINK_SECONDS = 300;
+
+/**
+ * The refusal of a file over the upload limit — the server's text, which the browser also shows
+ * before sending a byte (it learns the limit from `chat.uploadLimits`).
+ */
+export const fileTooLargeText = (maxBytes: number) => `The file is too large (at most ${Math.floor(maxBytes / 1_048_576)} MB)`;
 const NAME_MAX_BYTES = 150;
 
 /**

@@ -57,6 +57,7 @@ const clientId = z.string().min(1).max(64);
 export const startDirectInput = z.object({ ...inCompany, userId: id, force: z.boolean().optional() });
 export const startTeamInput = z.object({ ...inCompany, title: z.string().trim().min(1).max(120), userIds: z.array(id).min(1).max(200) });
 export const conversationInput = z.object(inConversation);
+export const chatCompanyInput = z.object(inCompany);
 
 /** Recents: one page, fixed first then most recent activity; `q` searches on the server. */
 export const recentsInput = z.object({

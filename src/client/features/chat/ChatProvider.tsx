@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { TRPCClientError } from '@trpc/client';
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { RECENTS_REFRESH_MS } from '../../../shared/constants';
 import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from '../../../shared/chat-events';
 import { translateServerMessage } from '../../guard/serverMessages';
@@ -115,9 +115,22 @@ export function ChatProvider(props: { domain: string; companyName: string; isAdm
   return (
     <ChatContext.Provider value={{ engine, presence, uploads, me, domain, companyName: props.companyName, isAdmin: props.isAdmin }}>
       <RecentsSync engine={engine} domain={domain} userId={me.id} />
+      <UploadLimits uploads={uploads} domain={domain} />
       {props.children}
     </ChatContext.Provider>
   );
+}
+
+/** Tells the upload store the server's size limit, so a file over it is refused before it is sent. */
+function UploadLimits({ uploads, domain }: { uploads: UploadStore; domain: string }) {
+  const limits = trpc.chat.uploadLimits.useQuery({ domain }, { staleTime: Infinity });
+  const max = limits.data?.maxUploadBytes;
+  // In the commit that shows the limit (the composer's attach button), so a file picked right
+  // after is already checked against it.
+  useLayoutEffect(() => {
+    if (max) uploads.setMaxBytes(max);
+  }, [uploads, max]);
+  return null;
 }
 
 const RECENTS_PAGE = 100;

@@ -31,6 +31,9 @@ export function Composer(props: { conversationId: string; people: Person[]; init
   const { conversationId, people } = props;
   const { t } = useLingui();
   const { engine, me, domain, uploads } = useChat();
+  // The limit the upload store refuses bigger files by, said where files are picked.
+  const maxUpload = trpc.chat.uploadLimits.useQuery({ domain }, { staleTime: Infinity }).data?.maxUploadBytes;
+  const maxMb = maxUpload ? Math.floor(maxUpload / 1_048_576) : null;
   const navigate = useNavigate();
   const translate = useTranslateError();
   const replying = useMatch('/i/recent/chat/:id/reply') !== null;
@@ -225,7 +228,7 @@ export function Composer(props: { conversationId: string; people: Person[]; init
             if (files.length) sendFiles(files);
           }}
         />
-        <button type="button" className="icon-button" onClick={() => picker.current?.click()} aria-label={t`Attach files`} title={t`Attach files`} disabled={!!editing}>
+        <button type="button" className="icon-button" onClick={() => picker.current?.click()} aria-label={t`Attach files`} title={maxMb ? t`Attach files (at most ${maxMb} MB)` : t`Attach files`} disabled={!!editing}>
           <Icon name="clip" />
         </button>
         <label htmlFor={ids.input} className="visually-hidden">

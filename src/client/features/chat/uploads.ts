@@ -7,7 +7,7 @@
  * conversation.
  */
 import type { ChatMessageEvent } from '../../../shared/chat-events';
-import { THUMB_MAX_BYTES } from '../../../shared/domain/files';
+import { fileTooLargeText, THUMB_MAX_BYTES } from '../../../shared/domain/files';
 
 export interface Upload {
   /** The message's client id, also the upload's. */
@@ -68,11 +68,17 @@ export class UploadStore {
   private jobs = new Map<string, Job>();
   private listeners = new Set<() => void>();
   private cache = new Map<string, Upload[]>();
+  /** The server's upload limit once known (chat.uploadLimits): a bigger file is refused here, before a byte is sent. */
+  private maxBytes: number | null = null;
 
   constructor(
     private readonly domain: string,
     private readonly onSent: (message: ChatMessageEvent) => void,
   ) {}
+
+  setMaxBytes(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -100,6 +106,7 @@ export class UploadStore {
     const job: Job = { upload, body: file, replyToId: opts.replyToId, isComment: opts.isComment };
     this.jobs.set(id, job);
     this.changed(conversationId);
+    if (this.refuseTooLarge(job)) return;
     const thumb = isImage ? await makeThumbnail(file) : null;
     if (!this.jobs.has(id)) return; // cancelled while the thumbnail was drawn
     if (thumb) job.body = new Blob([thumb, file], { type: file.type });
@@ -118,7 +125,7 @@ export class UploadStore {
   /** Tries a failed upload again, with the same client id. */
   retry(id: string) {
     const job = this.jobs.get(id);
-    if (!job || job.upload.state !== 'failed') return;
+    if (!job || job.upload.state !== 'failed' || this.refuseTooLarge(job)) return;
     const fileBytes = job.upload.size;
     this.send(job, job.body.size > fileBytes ? job.body.size - fileBytes : undefined);
   }
@@ -127,6 +134,13 @@ export class UploadStore {
     for (const job of this.jobs.values()) job.xhr?.abort();
     this.jobs.clear();
     this.listeners.clear();
+  }
+
+  /** Over the limit: failed at once with the server's own text (shown translated, like the server's). */
+  private refuseTooLarge(job: Job): boolean {
+    if (this.maxBytes === null || job.upload.size <= this.maxBytes) return false;
+    this.update(job, { state: 'failed', error: fileTooLargeText(this.maxBytes) });
+    return true;
   }
 
   private send(job: Job, thumbBytes?: number) {

@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Prisma } from '../../../generated/prisma/client';
-import { BYTES_PER_MB } from '../../../shared/constants';
-import { cleanMime, detectAudioType, detectChatImage, FILE_LINK_SECONDS, fileKey, sanitizeFileName, thumbKey } from '../../../shared/domain/files';
+import { cleanMime, detectAudioType, detectChatImage, FILE_LINK_SECONDS, fileKey, fileTooLargeText, sanitizeFileName, thumbKey } from '../../../shared/domain/files';
 import { CHAT_MESSAGES as M, type fileLinksInput, type uploadQuery } from '../../../shared/schemas/chat';
 import type { Db } from '../../db/client';
 import { ObjectSizeMismatchError } from '../../storage';
@@ -31,15 +30,19 @@ export class UploadRefused extends Error {
 export const UPLOAD_MESSAGES = {
   noLength: 'The upload needs a Content-Length',
   empty: 'The file is empty',
-  tooLarge: 'The file is too large (at most {mb} MB)',
   quota: 'The company has no storage space left for this file. Remove files or ask an administrator to increase the plan.',
   badThumb: 'The thumbnail must be a small image',
   notAudio: 'A voice message must be audio',
   cutShort: 'The upload was interrupted; send the file again',
 } as const;
 
+/** What the browser checks before sending a file (the same limit checkUpload enforces). */
+export function uploadLimits(ctx: ChatContext) {
+  return { maxUploadBytes: ctx.config.maxUploadBytes };
+}
+
 /** What the company stores (spec: Dashboard bytesMensagens, bytesAnexos, tamanhoPlanoBytes). */
-export async function companyStorageUsage(db: Db, companyId: string) {
+export async function companyStorageUsage(db: Db | Prisma.TransactionClient, companyId: string) {
   const [[sums], company] = await Promise.all([
     db.$queryRaw<{ messages: bigint | null; attachments: bigint | null }[]>`
       SELECT sum("bytesMessages")::bigint AS "messages", sum("bytesAttachments")::bigint AS "attachments"
@@ -63,6 +66,21 @@ export async function lockFileKeys(tx: Prisma.TransactionClient, keys: string[])
   await tx.$queryRaw`
     SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int AS n
     FROM (SELECT DISTINCT k FROM unnest(${keys}::text[]) AS k ORDER BY k) AS sorted`;
+}
+
+/**
+ * Uploads of one company take turns from here to their commit, so the quota check and the usage
+ * update that follows (appendMessage adds the file to the conversation's bytes) are one step: two
+ * uploads that only fit one at a time cannot both pass. Only uploads wait on it.
+ */
+async function lockCompanyQuota(tx: Prisma.TransactionClient, companyId: string) {
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`storage-quota:${companyId}`}, 0))::text AS locked`;
+}
+
+/** Refuses a file that does not fit what the company has left. */
+async function assertFitsQuota(db: Db | Prisma.TransactionClient, companyId: string, size: number) {
+  const usage = await companyStorageUsage(db, companyId);
+  if (usage.totalBytes + size > usage.limitBytes) throw new UploadRefused(507, UPLOAD_MESSAGES.quota, 'quotaExceeded', { freeBytes: usage.freeBytes });
 }
 
 /** Of `keys`, those no other message uses: outside a conversation, or other than one message. */
@@ -118,12 +136,10 @@ export async function checkUpload(ctx: ChatContext, p: UploadParams): Promise<{ 
   if (earlier) return { existing: toMessage(earlier) };
   if (p.size <= 0) throw new UploadRefused(400, UPLOAD_MESSAGES.empty, 'empty');
   const max = ctx.config.maxUploadBytes;
-  if (p.size > max) {
-    const mb = Math.floor(max / BYTES_PER_MB);
-    throw new UploadRefused(413, UPLOAD_MESSAGES.tooLarge.replace('{mb}', String(mb)), 'fileTooLarge', { maxBytes: max });
-  }
-  const usage = await companyStorageUsage(ctx.db, ctx.company.id);
-  if (usage.totalBytes + p.size > usage.limitBytes) throw new UploadRefused(507, UPLOAD_MESSAGES.quota, 'quotaExceeded', { freeBytes: usage.freeBytes });
+  if (p.size > max) throw new UploadRefused(413, fileTooLargeText(max), 'fileTooLarge', { maxBytes: max });
+  // A first look, so a file that cannot fit is refused before a byte is sent; the binding check
+  // is made again, under the company's quota lock, when the message is written.
+  await assertFitsQuota(ctx.db, ctx.company.id, p.size);
   const reply = p.replyToId ? await checkReply(ctx, p.conversationId, p.replyToId) : null;
   return { replyIsComment: !!reply?.isComment };
 }
@@ -165,8 +181,10 @@ export async function storeFileMessage(
     throw err;
   }
   try {
-    const appended = await ctx.db.$transaction((tx) =>
-      appendMessage(
+    const appended = await ctx.db.$transaction(async (tx) => {
+      await lockCompanyQuota(tx, ctx.company.id);
+      await assertFitsQuota(tx, ctx.company.id, p.size);
+      return appendMessage(
         tx,
         ctx.company.domain,
         {
@@ -181,9 +199,8 @@ export async function storeFileMessage(
           file: { key, name, size: p.size, mime, thumbKey: thumb, isRecording: recording, durationMs: recording ? p.durationMs : undefined },
         },
         ctx.clock.now(),
-      ),
-      WRITE_TX,
-    );
+      );
+    }, WRITE_TX);
     emitMessage(ctx.realtime, appended);
     return appended.message;
   } catch (err) {

@@ -49,6 +49,7 @@ import {
   addNoteInput,
   addParticipantsInput,
   changesInput,
+  chatCompanyInput,
   contactsInput,
   conversationInput,
   deleteConversationInput,
@@ -72,7 +73,7 @@ import {
 } from '../../../shared/schemas/chat';
 import { authedProcedure, memberProcedure, router } from '../../trpc';
 import type { ChatContext } from './context';
-import { fileLinks } from './files';
+import { fileLinks, uploadLimits } from './files';
 import * as messages from './messages';
 import * as notes from './notes';
 import { presenceOf, setPresence } from './presence';
@@ -105,6 +106,7 @@ export const chatRouter = router({
   markDelivered: memberProcedure.input(watermarkInput).mutation(({ ctx, input }) => messages.advanceWatermark(chatContext(ctx), input.conversationId, 'delivered', input.uptoSeq)),
   markRead: memberProcedure.input(watermarkInput).mutation(({ ctx, input }) => messages.advanceWatermark(chatContext(ctx), input.conversationId, 'read', input.uptoSeq)),
   messageDetails: memberProcedure.input(messageInput).query(({ ctx, input }) => messages.messageDetails(chatContext(ctx), input)),
+  uploadLimits: memberProcedure.input(chatCompanyInput).query(({ ctx }) => uploadLimits(chatContext(ctx))),
   fileLinks: memberProcedure.input(fileLinksInput).query(({ ctx, input }) => fileLinks(chatContext(ctx), input)),
   // Notes
   notes: memberProcedure.input(conversationInput).query(({ ctx, input }) => notes.listNotes(chatContext(ctx), input.conversationId)),
