@@ -207,6 +207,21 @@ describe('tabs, sounds, presence, phones', () => {
     expect(await messages(other).getByText('From my second tab').count()).toBe(1);
   });
 
+  it('counts and sounds a message that arrives while the user is on another screen (settings)', async () => {
+    const { company, a, b } = await team();
+    await countSounds(b.context);
+    const { conversationId } = await call<{ conversationId: string }>(a, 'chat.startDirect', { userId: b.userId }, company.domain);
+    await openChat(a, conversationId);
+    await b.page.goto(`${server.url}/i/settings`);
+    // Bruno's app is connected (Ana sees him available) though no chat screen is open.
+    await a.page.locator('.conversation-head').getByRole('img', { name: 'Available' }).waitFor();
+    await composer(a.page).fill('Are you there?');
+    await composer(a.page).press('Enter');
+    await expect.poll(() => b.page.title()).toMatch(/^\(1\) /);
+    await expect.poll(() => played(b.page)).toBe(1);
+    expect(new URL(b.page.url()).pathname).toBe('/i/settings');
+  });
+
   it('no receive sound for someone who turned message sounds off', async () => {
     const { company, a, b } = await team();
     await server.db.user.update({ where: { id: b.userId }, data: { settings: { playMessagensReceive: false } } });

@@ -5,6 +5,10 @@ import { CompanyGate } from '../guard/CompanyGate';
 import { ServiceAlerts } from '../features/notifications/ServiceAlerts';
 import { Spinner } from './Spinner';
 
+// The chat of the selected company around every screen of the app (sync engine, unread title and
+// badge, receive sound); its own chunk, shared with the conversation screens.
+const ChatShell = lazy(() => import('../features/chat/ChatShell').then((m) => ({ default: m.ChatShell })));
+
 // Its own chunk (mediasoup-client is large): loaded right after the app, before any ring arrives.
 const CallOverlay = lazy(() => import('../features/calls/CallOverlay').then((m) => ({ default: m.CallOverlay })));
 
@@ -50,9 +54,13 @@ export function AppLayout() {
       <div className="app-content">
         <CompanyGate />
         <ServiceAlerts />
-        {/* Its own boundary, so the side navigation stays put while an area's code loads. */}
         <Suspense fallback={<Spinner />}>
-          <Outlet />
+          <ChatShell>
+            {/* Its own boundary, so the side navigation and the chat stay put while an area's code loads. */}
+            <Suspense fallback={<Spinner />}>
+              <Outlet />
+            </Suspense>
+          </ChatShell>
         </Suspense>
       </div>
       {/* Incoming calls in every tab, and the call screen over whatever is open. */}

@@ -3,24 +3,24 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useMatch } from 'react-router-dom';
 import { useAccount, useSelectedCompany } from '../../guard/company';
-import { trpc } from '../../trpc';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { placeholderPage } from '../../ui/Placeholder';
 import { Spinner } from '../../ui/Spinner';
-import { ChatProvider } from '../chat/ChatProvider';
+import { useOptionalChat } from '../chat/ChatProvider';
 import './recent.css';
 import { RecentList } from './RecentList';
 
 /**
  * /i/recent: the recent chats beside whatever is open; on a phone, one of the two at a time.
- * The chat of the selected company lives here (ChatProvider): one socket, one sync engine.
+ * The chat of the selected company (ChatProvider: one socket, one sync engine) is the app's, around
+ * every signed-in screen (chat/ChatShell.tsx).
  */
 export function RecentLayout() {
   const { t } = useLingui();
   const listOnly = useMatch('/i/recent') !== null;
-  const { status, user } = useAccount();
-  const { company, isPending } = useSelectedCompany();
-  const me = trpc.auth.me.useQuery().data?.user;
+  const { status } = useAccount();
+  const { isPending } = useSelectedCompany();
+  const chat = useOptionalChat();
 
   const layout = (list: ReactNode) => (
     <div className={listOnly ? 'split split-list-only' : 'split'}>
@@ -34,7 +34,7 @@ export function RecentLayout() {
   );
 
   if (status === 'loading' || (status === 'signedIn' && isPending)) return layout(<Spinner />);
-  if (!user || !me || status !== 'signedIn' || !company || company.state !== 'active') {
+  if (!chat) {
     return layout(
       <>
         <PageTitle title={t`Recent chats`} />
@@ -52,11 +52,7 @@ export function RecentLayout() {
       </>,
     );
   }
-  return (
-    <ChatProvider domain={company.domain} companyName={company.name} isAdmin={company.isAdmin} me={{ id: me.id, name: me.name, playReceive: me.settings.playMessagensReceive }}>
-      {layout(<RecentList />)}
-    </ChatProvider>
-  );
+  return layout(<RecentList />);
 }
 
 export function RecentHome() {
