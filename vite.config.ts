@@ -35,14 +35,32 @@ export default defineConfig(({ command }) => ({
           if (/\/node_modules\/zod\//.test(id)) return 'zod';
           return undefined;
         },
-        // Readable chunk names: features/<area>/pages.tsx -> <area>-<hash>.js,
-        // locales/<locale>/messages.po -> messages-<locale>-<hash>.js.
+        // Chunk names say what they hold, from the modules in them (chunk.moduleIds):
+        //   features/<area>/pages.tsx                -> <area>-<hash>.js (an area's screens)
+        //   another entry of a feature (React.lazy)   -> <area>-<File>-<hash>.js (calls-CallOverlay)
+        //   code shared by screens of one area        -> <area>-shared-<hash>.js
+        //   code shared across areas                  -> shared-<area>-<area>-<hash>.js (ui, guard… count as areas)
+        //   locales/<locale>/messages.po              -> messages-<locale>-<hash>.js
         chunkFileNames(chunk) {
-          const id = chunk.facadeModuleId ?? '';
-          const area = id.match(/\/features\/([^/]+)\/pages\.tsx$/)?.[1];
-          const locale = id.match(/\/locales\/([^/]+)\/messages\.po$/)?.[1];
-          const name = area ?? (locale ? `messages-${locale}` : '[name]');
-          return `assets/${name}-[hash].js`;
+          const facade = chunk.facadeModuleId ?? '';
+          const locale = facade.match(/\/locales\/([^/]+)\/messages\.po$/)?.[1];
+          if (locale) return `assets/messages-${locale}-[hash].js`;
+          const areaOf = (id: string) => id.match(/\/src\/client\/features\/([^/]+)\//)?.[1] ?? id.match(/\/src\/client\/([^/]+)\//)?.[1] ?? null;
+          const pagesOf = facade.match(/\/features\/([^/]+)\/pages\.tsx$/)?.[1];
+          if (pagesOf) return `assets/${pagesOf}-[hash].js`;
+          const ours = chunk.moduleIds.filter((id) => id.includes('/src/client/') && !id.includes('/node_modules/'));
+          // A dynamic entry that Rollup merged with code other chunks import has no facade of its own.
+          const screens = [...new Set(ours.map((id) => id.match(/\/features\/([^/]+)\/pages\.tsx$/)?.[1]).filter((a): a is string => !!a))];
+          if (screens.length === 1) return `assets/${screens[0]}-[hash].js`;
+          if (facade && ours.includes(facade)) {
+            const file = facade.match(/([^/]+)\.[jt]sx?$/)?.[1] ?? chunk.name;
+            const area = areaOf(facade);
+            return `assets/${area && area !== file ? `${area}-${file}` : file}-[hash].js`;
+          }
+          const areas = [...new Set(ours.map(areaOf).filter((a): a is string => !!a))].sort();
+          if (areas.length === 1) return `assets/${areas[0]}-shared-[hash].js`;
+          if (areas.length > 1) return `assets/shared-${areas.slice(0, 3).join('-')}-[hash].js`;
+          return `assets/${chunk.name}-[hash].js`;
         },
       },
     },

@@ -57,6 +57,21 @@ describe('app shell', () => {
     }
   });
 
+  it('names the code chunks after the area they hold (/i/recent loads recent-*.js)', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+    try {
+      await page.goto(server.url + '/i/recent');
+      await page.getByRole('heading', { name: 'Recent chats' }).waitFor();
+      expect(scripts.some((s) => /^\/assets\/recent-[\w-]+\.js$/.test(s)), scripts.join(' ')).toBe(true);
+      expect(scripts.filter((s) => /^\/assets\/pages-/.test(s))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens deep links directly (history-mode fallback)', async () => {
     const { context, page } = await openPage('/i/settings/members');
     try {
