@@ -1,7 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { trpc } from '../trpc';
+import { ModalDialog } from '../ui/Dialog';
 import { useAccessRefusalRedirect } from './accessRefusal';
 import './companyGate.css';
 import { useSelectedCompany } from './company';
@@ -47,21 +48,29 @@ function CompanyBlockedNotice({ isAdmin }: { isAdmin: boolean }) {
 /** Spec 6 and the error catalogue: 'desconectar' signs out to /i/login/entrar, 'entendi' closes it. */
 function CompanyDeactivatedDialog({ onAcknowledge }: { onAcknowledge: () => void }) {
   const { t } = useLingui();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const textId = useId();
   const signOut = trpc.auth.signOut.useMutation({
     // A full page load, as the header's sign-out: no cache or socket of this session survives.
     onSuccess: () => window.location.assign('/i/login/entrar'),
   });
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
   return (
     // Escape means "understood" too: the dialog informs, it does not ask for a decision.
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} aria-describedby={textId} onCancel={onAcknowledge}>
-      <h2 id={titleId}>{t`Attention - Company deactivated`}</h2>
+    <ModalDialog
+      title={t`Attention - Company deactivated`}
+      className="dialog-wide"
+      describedBy={textId}
+      onCancel={onAcknowledge}
+      actions={
+        <>
+          <button type="button" className="button button-secondary" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
+            <Trans>Disconnect</Trans>
+          </button>
+          <button type="button" className="button" autoFocus onClick={onAcknowledge}>
+            <Trans>Got it</Trans>
+          </button>
+        </>
+      }
+    >
       <p id={textId}>
         <Trans>The company's account is currently deactivated: you will not be able to serve the queue or interact with conversations.</Trans>
       </p>
@@ -70,14 +79,6 @@ function CompanyDeactivatedDialog({ onAcknowledge }: { onAcknowledge: () => void
           <Trans>Could not sign out. Try again.</Trans>
         </p>
       )}
-      <div className="form-actions dialog-actions">
-        <button type="button" className="button button-secondary" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
-          <Trans>Disconnect</Trans>
-        </button>
-        <button type="button" className="button" autoFocus onClick={onAcknowledge}>
-          <Trans>Got it</Trans>
-        </button>
-      </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useBlocker, type BlockerFunction } from 'react-router-dom';
-import './dialog.css';
+import { ModalDialog } from './Dialog';
 
 /**
  * Asks 'Do you want to save the changes?' (spec: 'Deseja salvar as alterações feitas?') when the
@@ -43,56 +43,40 @@ export function UnsavedChangesGuard({ dirty, onSave }: { dirty: boolean; onSave:
   );
 }
 
-/** The modal itself: a native <dialog>, so focus stays inside and Escape cancels. */
+/** The question itself, on the app's modal (ModalDialog): Escape cancels. */
 export function SaveChangesDialog({ onSave, onDiscard, onCancel }: { onSave: () => Promise<void>; onDiscard: () => void; onCancel: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
-
   return (
-    <dialog
-      ref={ref}
-      className="confirm-dialog"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id={titleId} className="confirm-dialog-title">
-        <Trans>Do you want to save the changes?</Trans>
-      </h2>
-      <div className="form-actions">
-        <button
-          type="button"
-          className="button"
-          autoFocus
-          disabled={saving}
-          aria-busy={saving || undefined}
-          onClick={async () => {
-            setSaving(true);
-            try {
-              await onSave();
-            } finally {
-              setSaving(false);
-            }
-          }}
-        >
-          <Trans>Save</Trans>
-        </button>
-        <button type="button" className="button button-secondary" disabled={saving} onClick={onDiscard}>
-          <Trans>Discard</Trans>
-        </button>
-        <button type="button" className="button button-secondary" disabled={saving} onClick={onCancel}>
-          <Trans>Cancel</Trans>
-        </button>
-      </div>
-    </dialog>
+    <ModalDialog
+      title={<Trans>Do you want to save the changes?</Trans>}
+      onCancel={onCancel}
+      actions={
+        <>
+          <button
+            type="button"
+            className="button"
+            autoFocus
+            disabled={saving}
+            aria-busy={saving || undefined}
+            onClick={async () => {
+              setSaving(true);
+              try {
+                await onSave();
+              } finally {
+                setSaving(false);
+              }
+            }}
+          >
+            <Trans>Save</Trans>
+          </button>
+          <button type="button" className="button button-secondary" disabled={saving} onClick={onDiscard}>
+            <Trans>Discard</Trans>
+          </button>
+          <button type="button" className="button button-secondary" disabled={saving} onClick={onCancel}>
+            <Trans>Cancel</Trans>
+          </button>
+        </>
+      }
+    />
   );
 }

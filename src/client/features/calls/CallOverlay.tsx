@@ -12,7 +12,7 @@ import { getSocket } from '../../socket';
 import { trpc } from '../../trpc';
 import { CallScreen } from './CallScreen';
 import { DeviceChooser } from './DeviceChooser';
-import { Dialog } from './Dialog';
+import { ModalDialog } from '../../ui/Dialog';
 import { useRingSound } from './hooks';
 import type { CallSession } from './session';
 import {
@@ -115,7 +115,8 @@ function IncomingCall({ signal }: { signal: CallSignal }) {
   const { t, i18n } = useLingui();
   const name = signal.from.name || t`Someone`;
   return (
-    <Dialog
+    <ModalDialog
+      className="dialog-wide"
       title={t`Call`}
       persistent
       actions={
@@ -133,7 +134,7 @@ function IncomingCall({ signal }: { signal: CallSignal }) {
         <Trans>{name} is calling you</Trans>
       </p>
       <p className="muted">{i18n._(callKind(signal.type))}</p>
-    </Dialog>
+    </ModalDialog>
   );
 }
 
@@ -148,7 +149,8 @@ function OutgoingRing({ active, session }: { active: ActiveCall; session: CallSe
   if (!show) return null;
   const names = rung.map((p) => p.name).join(', ');
   return (
-    <Dialog
+    <ModalDialog
+      className="dialog-wide"
       title={t`Calling`}
       persistent
       actions={
@@ -159,7 +161,7 @@ function OutgoingRing({ active, session }: { active: ActiveCall; session: CallSe
     >
       <p className="call-ring-who">{names}</p>
       <RingNotes notes={active.ringNotes} />
-    </Dialog>
+    </ModalDialog>
   );
 }
 
@@ -190,7 +192,8 @@ function AskDialog() {
   if (!ask) return null;
   const name = ask.from.name;
   return (
-    <Dialog
+    <ModalDialog
+      className="dialog-wide"
       title={ask.command === 'unmute' ? t`Turn on your microphone?` : t`Turn on your camera?`}
       onCancel={() => answerAsk(false)}
       actions={
@@ -205,7 +208,7 @@ function AskDialog() {
       }
     >
       <p>{ask.command === 'unmute' ? <Trans>{name} asks you to turn on your microphone.</Trans> : <Trans>{name} asks you to turn on your camera.</Trans>}</p>
-    </Dialog>
+    </ModalDialog>
   );
 }
 
@@ -258,7 +261,8 @@ function Notice({ notice }: { notice: CallNotice }) {
       break;
   }
   return (
-    <Dialog
+    <ModalDialog
+      className="dialog-wide"
       title={title}
       role="alertdialog"
       onCancel={dismissNotice}
@@ -283,6 +287,6 @@ function Notice({ notice }: { notice: CallNotice }) {
       }
     >
       <p>{text}</p>
-    </Dialog>
+    </ModalDialog>
   );
 }

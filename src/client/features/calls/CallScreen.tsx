@@ -7,7 +7,7 @@ import { activeSpeaker, gridLayout } from '../../../shared/domain/call-grid';
 import { CALL_MESSAGES, type CallCommand } from '../../../shared/domain/calls';
 import { useMyCompanies, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
-import { Dialog } from './Dialog';
+import { ModalDialog } from '../../ui/Dialog';
 import { formatDuration, useAudioLevels, useElapsedSeconds, useNarrow } from './hooks';
 import type { RemoteTrack } from './session';
 import { endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
@@ -210,7 +210,8 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
         )}
       </div>
       {recordingRefusal && (
-        <Dialog
+        <ModalDialog
+          className="dialog-wide"
           title={recordingRefusal === CALL_MESSAGES.recordingDisabled ? t`Recording disabled` : t`Recording`}
           role="alertdialog"
           onCancel={() => setRecordingRefusal(null)}
@@ -221,7 +222,7 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
           }
         >
           <p>{serverMessage({ message: recordingRefusal })}</p>
-        </Dialog>
+        </ModalDialog>
       )}
     </section>
   );
@@ -430,7 +431,8 @@ function PeoplePanel({ state, userId, isOwner }: { state: CallState; userId: str
         </section>
       )}
       {kick && (
-        <Dialog
+        <ModalDialog
+          className="dialog-wide"
           title={t`Remove from the call`}
           role="alertdialog"
           onCancel={() => setKick(null)}
@@ -453,7 +455,7 @@ function PeoplePanel({ state, userId, isOwner }: { state: CallState; userId: str
           }
         >
           <KickQuestion name={kick.name} />
-        </Dialog>
+        </ModalDialog>
       )}
     </div>
   );

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { CALL_TYPE } from '../../../shared/constants';
 import { useServerMessage } from '../../guard/company';
-import { Dialog } from './Dialog';
+import { ModalDialog } from '../../ui/Dialog';
 import { listDevices, MEDIA_ERRORS, mediaErrorKind, openMedia, saveDevice, savedDevice, type DeviceOption } from './devices';
 
 /**
@@ -86,7 +86,7 @@ export function DeviceChooser({ type, busy, error, onJoin, onCancel }: { type: n
   const blocked = mediaError === 'blocked' || mediaError === 'activation';
 
   return (
-    <Dialog title={t`Choose your audio and video options`} onCancel={onCancel} className="device-chooser" actions={
+    <ModalDialog title={t`Choose your audio and video options`} onCancel={onCancel} className="dialog-wide device-chooser" actions={
       <>
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
           <Trans>Cancel</Trans>
@@ -151,6 +151,6 @@ export function DeviceChooser({ type, busy, error, onJoin, onCancel }: { type: n
           {serverMessage({ message: error })}
         </p>
       )}
-    </Dialog>
+    </ModalDialog>
   );
 }

@@ -4,13 +4,13 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { CHAT_MESSAGES } from '../../../shared/schemas/chat';
 import { useAccount, useSelectedCompany, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
+import { ModalDialog } from '../../ui/Dialog';
 import { FormError } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { matchesContact, useContacts, withChosen, type Contact } from './contacts';
 import { Icon } from './icons';
 import { Avatar } from './parts';
-import '../../ui/dialog.css';
 
 /** /i/optionsList: what can be started from here. */
 export function OptionsListPage() {
@@ -209,33 +209,21 @@ function NewDirectChat({ domain, myId, myName }: { domain: string; myId: string;
 
 /** An open one-to-one chat with this person exists: continue it ('continuar') or start another ('criar outro'). */
 function ExistingChatDialog(props: { name: string; pending: boolean; onContinue: () => void; onCreateAnother: () => void; onCancel: () => void }) {
-  const titleId = useId();
   return (
-    <dialog
-      ref={(el) => {
-        if (el && !el.open) el.showModal();
-      }}
-      className="confirm-dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        props.onCancel();
-      }}
-    >
-      <div className="confirm-dialog-form">
-        <h2 id={titleId} className="confirm-dialog-title">
-          <Trans>You already have a conversation with {props.name}</Trans>
-        </h2>
-        <div className="form-actions">
+    <ModalDialog
+      title={<Trans>You already have a conversation with {props.name}</Trans>}
+      onCancel={props.onCancel}
+      actions={
+        <>
           <button type="button" className="button" autoFocus onClick={props.onContinue} disabled={props.pending}>
             <Trans>Continue</Trans>
           </button>
           <button type="button" className="button button-secondary" onClick={props.onCreateAnother} disabled={props.pending}>
             <Trans>Create another</Trans>
           </button>
-        </div>
-      </div>
-    </dialog>
+        </>
+      }
+    />
   );
 }
 
