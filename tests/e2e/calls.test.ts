@@ -2,7 +2,8 @@
  * Calls in Chromium with a fake camera and microphone, through the real SFU: Ana calls Bruno from
  * the meeting page, Bruno answers in his tab, each receives the other's media (inbound RTP bytes
  * grow), Ana shares her screen and records for 10 s, an anonymous visitor joins by the link, and
- * after the call the recording plays back from storage with its duration. One story, in order.
+ * after the call the recording plays back from storage with its duration; then Ana calls again from
+ * the conversation header and Bruno's tab rings. One story, in order.
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -192,5 +193,18 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
     expect(Number.isFinite(duration)).toBe(true);
     // The shared screen was recorded: the file has a picture, at the screen's size.
     expect(height).toBe(720);
+  });
+
+  it('starts a call from the conversation header, where the recording also plays inline', async () => {
+    await ana.goto(`${server.url}/i/recent/chat/${conversationId}`);
+    // The recording of the call above is a message of the conversation, playable where it is.
+    await ana.getByRole('log', { name: 'Messages' }).locator('video').waitFor();
+    await ana.locator('.conversation-head').getByRole('button', { name: 'Voice call' }).click();
+    await ana.getByRole('dialog', { name: 'Choose your audio and video options' }).getByRole('button', { name: 'Join now' }).click();
+    await ana.getByRole('dialog', { name: 'Calling' }).getByText('Bruno').waitFor();
+    // 'Chamada' rings in Bruno's tab.
+    await bruno.getByRole('dialog', { name: 'Call' }).getByText('Ana is calling you').waitFor();
+    await ana.getByRole('dialog', { name: 'Calling' }).getByRole('button', { name: 'Cancel' }).click();
+    await bruno.getByRole('dialog', { name: 'Call' }).waitFor({ state: 'detached' });
   });
 });
