@@ -106,6 +106,13 @@ describe('starting chats', () => {
     await a.page.waitForURL((url) => url.pathname.startsWith('/i/recent/chat/') && !url.pathname.endsWith(first));
     expect(await server.db.conversation.count({ where: { participants: { some: { userId: b.userId } } } })).toBe(2);
 
+    // A plain member (not an admin) with no conversation yet finds a colleague by name (chat.contacts).
+    await c.page.goto(`${server.url}/i/optionsList/newChat`);
+    await c.page.getByLabel('Search contacts').fill('bru');
+    await c.page.getByRole('button', { name: /Bruno Lima/ }).click();
+    await c.page.waitForURL(/\/i\/recent\/chat\//);
+    await c.page.getByRole('heading', { name: 'Bruno Lima' }).waitFor();
+
     await a.page.goto(`${server.url}/i/optionsList/newChat?team=1`);
     await a.page.getByRole('button', { name: 'Create team chat' }).click();
     await a.page.getByRole('alert').filter({ hasText: 'Give the team chat a title' }).waitFor();
