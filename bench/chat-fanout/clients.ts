@@ -16,7 +16,7 @@ export type ToClient =
   | { type: 'close' };
 export type FromClient =
   | { type: 'ready'; sockets: number }
-  | { type: 'stepDone'; latencies: number[]; sent: number; completed: number; failed: number; shed: number; lost: number; firstError?: string };
+  | { type: 'stepDone'; latencies: number[]; httpLatencies: number[]; sent: number; completed: number; failed: number; shed: number; lost: number; firstError?: string };
 
 const send = (m: FromClient) => process.send!(m);
 let mode: 'app' | 'relay' = 'app';
@@ -27,6 +27,8 @@ const sockets: Socket[] = [];
 /** clientId -> send time and how many sockets still have to receive it. */
 const pending = new Map<string, { t0: number; left: number }>();
 let latencies: number[] = [];
+/** Send call -> its HTTP answer (the server's own processing plus the request's trip). */
+let httpLatencies: number[] = [];
 let completed = 0;
 let seq = 0;
 const TEXT = 'Bom dia! Segue a atualização do pedido: a entrega sai amanhã de manhã, confirmo por aqui.';
@@ -62,7 +64,8 @@ let firstError: string | undefined;
 async function sendOne(conv: Conv, authorIdx: number) {
   const clientId = `b${process.pid}-${++seq}`;
   const author = conv.members[authorIdx % conv.members.length]!;
-  pending.set(clientId, { t0: performance.now(), left: conv.members.length });
+  const t0 = performance.now();
+  pending.set(clientId, { t0, left: conv.members.length });
   try {
     const res =
       mode === 'app'
@@ -77,6 +80,7 @@ async function sendOne(conv: Conv, authorIdx: number) {
             body: JSON.stringify({ conversationId: conv.id, clientId, authorId: author.userId, text: TEXT }),
           });
     const body = await res.text();
+    httpLatencies.push(performance.now() - t0);
     if (!res.ok) throw new Error(`${res.status} ${body.slice(0, 200)}`);
   } catch (err) {
     failed++;
@@ -87,6 +91,7 @@ async function sendOne(conv: Conv, authorIdx: number) {
 
 async function step(rate: number, durationMs: number, drainMs: number) {
   latencies = [];
+  httpLatencies = [];
   completed = 0;
   failed = 0;
   firstError = undefined;
@@ -119,7 +124,7 @@ async function step(rate: number, durationMs: number, drainMs: number) {
   // What never arrived within the drain counts as lost for this step (and as over-the-limit latency).
   const lost = pending.size;
   pending.clear();
-  send({ type: 'stepDone', latencies, sent, completed, failed, shed, lost, firstError });
+  send({ type: 'stepDone', latencies, httpLatencies, sent, completed, failed, shed, lost, firstError });
 }
 
 process.on('message', async (m: ToClient) => {
