@@ -32,7 +32,7 @@ interface Plan {
   relay?: boolean;
 }
 class SkipRelay extends Error {}
-const FULL: Plan = { users: 1000, conversations: 200, processes: 4, steps: [100, 250, 500, 1000, 1500, 2000, 3000, 4000, 6000], stepMs: 8000, drainMs: 5000, insertMs: 5000, warmupMs: 3000 };
+const FULL: Plan = { users: 1000, conversations: 200, processes: 4, steps: [25, 50, 100, 250, 500, 1000, 1500, 2000, 3000, 4000, 6000], stepMs: 8000, drainMs: 5000, insertMs: 5000, warmupMs: 3000 };
 const QUICK: Plan = { users: 50, conversations: 10, processes: 2, steps: [20, 50], stepMs: 1000, drainMs: 10000, insertMs: 500, warmupMs: 0 };
 
 interface StepResult {

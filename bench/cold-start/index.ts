@@ -121,6 +121,8 @@ const bench: Benchmark = {
     log(`empty Express: ${fmt(base.ms, 0)} ms`);
 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atende-cold-'));
+    // Run as root, embedded PostgreSQL initialises its directory as another user: let it in.
+    fs.chmodSync(dataDir, 0o755);
     try {
       if (!quick) {
         // The embedded defaults, as a first-time user gets them: initdb + migrations, then a restart.
