@@ -143,3 +143,6 @@ process.on('message', async (m: ToClient) => {
     process.exit(0);
   }
 });
+
+// The benchmark process went away (finished or crashed): nothing left to measure for.
+process.on('disconnect', () => process.exit(0));
