@@ -38,7 +38,7 @@ import type { Room } from '../../media/room';
 import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
 import { chargeParticipant, getPrices, mayStartBilled } from '../billing/service';
-import { appendMessage, emitMessage } from '../chat/service';
+import { appendMessage, createLiveConversation, emitMessage } from '../chat/service';
 import { timerKeys, type CallSocketHandle, type CallsHub } from './hub';
 
 export interface CallsDeps {
@@ -144,13 +144,9 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/**
- * How a callee is reached. Conversations have no WhatsApp/Telegram relay flags yet (they come with
- * the relays); until then every participant is a web user, and the rule in callStartRefusal is
- * the one place that will read them.
- */
-function calleeChannel(): Callee {
-  return { whatsapp: false, telegram: false };
+/** How a callee is reached: the relay flags of their participation (spec Participant whatsapp/telegram). */
+function calleeChannel(p: { whatsapp: boolean; telegram: boolean }): Callee {
+  return { whatsapp: p.whatsapp, telegram: p.telegram };
 }
 
 /** Users of `userIds` who are in (or on their way into) another call that is not over. */
@@ -199,7 +195,6 @@ function refuseJoin(call: { concluded: boolean; isLive: boolean } | null): void 
 // -------------------------------------------------------------------------------------------------
 
 export async function startCall(deps: CallsDeps, actor: MemberActor, input: { conversationId: string; type: number }) {
-  requireRooms(deps);
   const { db } = deps;
   const conversation = await db.conversation.findFirst({
     where: { id: input.conversationId, companyId: actor.company.id },
@@ -211,6 +206,8 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
   const callees = isLive ? [] : conversation!.participants.filter((p) => p.userId !== actor.userId);
   const refusal = callStartRefusal({ company: actor.company, callees: callees.map(calleeChannel), isLive });
   if (refusal) fail(refusal.code, refusal.message);
+  // What the request itself cannot do is answered first; then whether this server can hold a call.
+  requireRooms(deps);
   if ((await busyUsers(db, [actor.userId])).size) fail('CONFLICT', M.alreadyInCall);
   if (isLive) {
     const running = await db.call.findFirst({ where: { conversationId: conversation!.id, isLive: true, concluded: false } });
@@ -813,25 +810,9 @@ export async function openCallOf(deps: CallsDeps, actor: MemberActor, conversati
   return call ? toState(call) : null;
 }
 
-/** Creates a live room (a conversation of type 4) with its creator in it. */
+/** Creates a live room: the chat makes the conversation (type 4) with its creator in it. */
 export async function createLiveRoom(deps: CallsDeps, actor: MemberActor, title: string) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const conversation = await deps.db.conversation.create({
-        data: {
-          companyId: actor.company.id,
-          type: CONVERSATION_TYPE.live,
-          title,
-          protocol: newProtocol(() => randomInt(0, 10)),
-          creatorId: actor.userId,
-          participants: { create: [{ userId: actor.userId }] },
-        },
-      });
-      return { conversationId: conversation.id };
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'P2002' || attempt >= 3) throw err;
-    }
-  }
+  return createLiveConversation(deps, { companyId: actor.company.id, userId: actor.userId }, title);
 }
 
 /** At boot: calls whose worker dies are ended, and so are the calls this instance hosted before it stopped. */
