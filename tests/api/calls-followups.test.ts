@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendMessage } from '../../src/server/modules/chat/service';
+import { mergeAnonymousUser } from '../../src/server/modules/identity/service';
 import { ObjectNotFoundError } from '../../src/server/storage/types';
 import { CONVERSATION_TYPE } from '../../src/shared/constants';
 import { CALL_MESSAGES as M } from '../../src/shared/domain/calls';
@@ -144,5 +145,32 @@ describe('live rooms', () => {
     const conversation = await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId }, include: { participants: true } });
     expect(conversation).toMatchObject({ type: CONVERSATION_TYPE.live, title: 'Lançamento', companyId: owner.company.id, creatorId: owner.user.id });
     expect(conversation.participants.map((p) => p.userId)).toEqual([owner.user.id]);
+  });
+});
+
+describe('an anonymous visitor who signs in to an account', () => {
+  it('keeps the calls they joined, owned and recorded under the account', async () => {
+    const { owner, conversationId } = await direct();
+    const visitor = await server.db.user.create({ data: { name: 'Visitor', anonymous: true } });
+    const account = await createUser(server.db, { name: 'Visitor Account' });
+    const linkKey = () => `k${Math.random().toString(36).slice(2)}${'x'.repeat(20)}`;
+    const base = { companyId: owner.company.id, conversationId, type: 2, concluded: true, hostInstance: 'api-calls-followups' };
+    // One call the visitor joined by link, one they were in together with the account already.
+    const joined = await server.db.call.create({
+      data: { ...base, ownerId: owner.user.id, linkKey: linkKey(), participants: { create: [{ userId: owner.user.id }, { userId: visitor.id, accepted: true }] } },
+    });
+    const both = await server.db.call.create({
+      data: { ...base, ownerId: visitor.id, recorderId: visitor.id, linkKey: linkKey(), participants: { create: [{ userId: visitor.id }, { userId: account.id }] } },
+    });
+
+    await mergeAnonymousUser(server.db, visitor.id, account.id);
+
+    expect(await server.db.user.count({ where: { id: visitor.id } })).toBe(0);
+    expect(await server.db.callParticipant.findMany({ where: { callId: joined.id }, select: { userId: true } })).toEqual(
+      expect.arrayContaining([{ userId: owner.user.id }, { userId: account.id }]),
+    );
+    expect(await server.db.callParticipant.count({ where: { callId: both.id } })).toBe(1);
+    expect(await server.db.callParticipant.count({ where: { callId: both.id, userId: account.id } })).toBe(1);
+    expect(await server.db.call.findUniqueOrThrow({ where: { id: both.id } })).toMatchObject({ ownerId: account.id, recorderId: account.id });
   });
 });

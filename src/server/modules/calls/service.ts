@@ -815,6 +815,21 @@ export async function createLiveRoom(deps: CallsDeps, actor: MemberActor, title:
   return createLiveConversation(deps, { companyId: actor.company.id, userId: actor.userId }, title);
 }
 
+/**
+ * An anonymous visitor signed in to an account (identity's mergeAnonymousUser): the calls they
+ * took part in, owned or recorded become the account's. Where both were in the same call, the
+ * account's participation stays (charges name participations by id and keep their history).
+ */
+export async function moveCallRows(tx: Prisma.TransactionClient, fromId: string, toId: string) {
+  await tx.$executeRaw`
+    DELETE FROM "CallParticipant" p WHERE p."userId" = ${fromId}::uuid
+      AND EXISTS (SELECT 1 FROM "CallParticipant" q WHERE q."callId" = p."callId" AND q."userId" = ${toId}::uuid)`;
+  await tx.$executeRaw`UPDATE "CallParticipant" SET "userId" = ${toId}::uuid WHERE "userId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "Call" SET "ownerId" = ${toId}::uuid WHERE "ownerId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "Call" SET "recorderId" = ${toId}::uuid WHERE "recorderId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "CallRecording" SET "recorderId" = ${toId}::uuid WHERE "recorderId" = ${fromId}::uuid`;
+}
+
 /** At boot: calls whose worker dies are ended, and so are the calls this instance hosted before it stopped. */
 export async function startCalls(deps: CallsDeps): Promise<void> {
   deps.hub.onMediaLost((callIds) => {
