@@ -10,7 +10,7 @@ import { mergeAnonymousUser } from '../../src/server/modules/identity/service';
 import { ObjectNotFoundError } from '../../src/server/storage/types';
 import { CONVERSATION_TYPE } from '../../src/shared/constants';
 import { CALL_MESSAGES as M } from '../../src/shared/domain/calls';
-import { addMember, createUser, memberOfNewCompany } from '../helpers/fixtures';
+import { addMember, createUser, memberOfNewCompany, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { callProcedure } from '../helpers/trpc';
 
@@ -172,5 +172,45 @@ describe('an anonymous visitor who signs in to an account', () => {
     expect(await server.db.callParticipant.count({ where: { callId: both.id } })).toBe(1);
     expect(await server.db.callParticipant.count({ where: { callId: both.id, userId: account.id } })).toBe(1);
     expect(await server.db.call.findUniqueOrThrow({ where: { id: both.id } })).toMatchObject({ ownerId: account.id, recorderId: account.id });
+  });
+});
+
+describe("the company's allowCallRecording setting", () => {
+  it('is switched by admins only, and recording is refused while it is off with the spec text', async () => {
+    const { owner, other, conversationId } = await direct();
+    const domain = owner.company.domain;
+    expect((await as(owner.cookie, 'settings.callSettings', { domain }, 'query')).data).toEqual({ allowCallRecording: true });
+    const member = await as(await signIn(server.db, other.id), 'settings.updateCallSettings', { domain, allowCallRecording: false });
+    expect(member.error?.code).toBe('FORBIDDEN');
+
+    // A call running since before the switch (canRec true when it started).
+    const call = await server.db.call.create({
+      data: {
+        companyId: owner.company.id,
+        conversationId,
+        ownerId: owner.user.id,
+        type: 2,
+        open: true,
+        startedAt: new Date(),
+        canRec: true,
+        linkKey: `k${Math.random().toString(36).slice(2)}${'x'.repeat(20)}`,
+        hostInstance: 'api-calls-followups',
+        participants: { create: [{ userId: owner.user.id, accepted: true, connected: true }, { userId: other.id, accepted: true, connected: true }] },
+      },
+    });
+    const off = await as(owner.cookie, 'settings.updateCallSettings', { domain, allowCallRecording: false });
+    expect(off.data).toEqual({ allowCallRecording: false });
+    expect((await as(owner.cookie, 'settings.callSettings', { domain }, 'query')).data).toEqual({ allowCallRecording: false });
+    // Other settings keys are kept.
+    await as(owner.cookie, 'settings.updateGreeting', { domain, greeting: 'Olá [nomecliente]' });
+    expect((await server.db.company.findUniqueOrThrow({ where: { id: owner.company.id } })).settings).toMatchObject({ allowCallRecording: false, greeting: 'Olá [nomecliente]' });
+
+    const refused = await as(owner.cookie, 'calls.startRecording', { callId: call.id });
+    expect(refused.error).toMatchObject({ code: 'FORBIDDEN', message: M.recordingDisabled });
+    expect(M.recordingDisabled).toBe('Gravação desabilitada - As configurações da organização não permitem iniciar a gravação');
+
+    // Back on: the setting no longer refuses (this server has no media room for the call).
+    await as(owner.cookie, 'settings.updateCallSettings', { domain, allowCallRecording: true });
+    expect((await as(owner.cookie, 'calls.startRecording', { callId: call.id })).error?.message).toBe(M.roomGone);
   });
 });

@@ -157,6 +157,24 @@ describe('company public page', () => {
   });
 });
 
+describe('calls settings', () => {
+  it('lets the admin switch call recording off and on from the company account', async () => {
+    const { page, companyId, close } = await adminOfNewCompany();
+    await page.goto(`${server.url}/i/settings/configCompany`);
+    const box = page.getByRole('checkbox', { name: 'Allow call recording' });
+    await box.waitFor();
+    expect(await box.isChecked()).toBe(true);
+    await box.click();
+    await expect.poll(async () => ((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).settings as Record<string, unknown>).allowCallRecording).toBe(false);
+    await page.reload();
+    await box.waitFor();
+    expect(await box.isChecked()).toBe(false);
+    await box.click();
+    await expect.poll(async () => ((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).settings as Record<string, unknown>).allowCallRecording).toBe(true);
+    await close();
+  });
+});
+
 describe('company image', () => {
   it('uploads an image for the public page and refuses anything else', async () => {
     const { page, domain, companyId, close } = await adminOfNewCompany();

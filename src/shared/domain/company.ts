@@ -59,3 +59,8 @@ export function cleanSocialNetworks(input: Record<string, string | null | undefi
   }
   return out;
 }
+
+/** configuracoes.allowCallRecording: calls may be recorded unless an admin turned it off. */
+export function allowsCallRecording(settings: unknown): boolean {
+  return (settings as { allowCallRecording?: unknown } | null)?.allowCallRecording !== false;
+}

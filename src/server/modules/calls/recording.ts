@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { TRPCError } from '@trpc/server';
 import { BILLING_TICK_MS, DEFAULT_PLAN, RECORDING_STATE } from '../../../shared/constants';
+import { allowsCallRecording } from '../../../shared/domain/company';
 import { CALL_MESSAGES as M, joinRefusal } from '../../../shared/domain/calls';
 import { recordingFileName, recordingStartRefusal, recordingStopRefusal, type RecordingState } from '../../../shared/domain/recording';
 import { Recorder } from '../../media/recorder';
@@ -41,7 +42,8 @@ export async function startRecording(deps: CallsDeps, userId: string, callId: st
     isOwner: call!.ownerId === userId,
     isAdmin,
     planRecorder: planValue(call!.company.plan, 'voipRecorder'),
-    canRec: call!.canRec,
+    // The call's canRec, and the company's setting now: an admin turning it off stops new recordings.
+    canRec: call!.canRec && allowsCallRecording(call!.company.settings),
     state: call!.rec as RecordingState,
   });
   if (refused) fail(refused === M.recordingBusy || refused === M.alreadyRecording ? 'CONFLICT' : 'FORBIDDEN', refused);

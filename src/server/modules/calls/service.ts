@@ -27,6 +27,7 @@ import {
   type CallCommand,
   type CallEndReason,
 } from '../../../shared/domain/calls';
+import { allowsCallRecording } from '../../../shared/domain/company';
 import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
 import { newProtocol } from '../../../shared/domain/protocol';
 import { rooms as socketRooms } from '../../../shared/realtime';
@@ -219,7 +220,7 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
   const busy = await busyUsers(db, callees.map((c) => c.userId));
   const now = deps.clock.now();
   const deadline = new Date(now.getTime() + RING_TIMEOUT_MS);
-  const canRec = (actor.company.settings as { allowCallRecording?: boolean } | null)?.allowCallRecording !== false;
+  const canRec = allowsCallRecording(actor.company.settings);
   const { call, busyMessages } = await db.$transaction(async (tx) => {
     const call = await tx.call.create({
       data: {
