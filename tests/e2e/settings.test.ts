@@ -89,6 +89,26 @@ describe('members', () => {
   });
 });
 
+describe('member groups', () => {
+  it("offers every group of the company (from groups.list, empty ones too) and saves the member's", async () => {
+    const { page, domain, companyId, adminId, close } = await adminOfNewCompany();
+    const cookie = await signIn(server.db, adminId);
+    const created = await mutate('groups.create', { domain, name: 'Night shift' }, cookie);
+    expect(created.error).toBeUndefined();
+    const dora = await createUser(server.db, { name: 'Dora Reis' });
+    const doraMember = await addMember(server.db, companyId, dora.id);
+
+    await page.goto(`${server.url}/i/settings/members/${doraMember.id}`);
+    const night = page.getByRole('checkbox', { name: 'Night shift' });
+    await night.click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await server.db.groupMember.findMany({ where: { memberId: doraMember.id }, include: { group: true } })).map((g) => g.group.name))
+      .toEqual(['Night shift']);
+    await close();
+  });
+});
+
 describe('profiles', () => {
   it('creates a profile with two permissions, assigns it, and cannot delete it while in use', async () => {
     const { page, companyId, close } = await adminOfNewCompany();
