@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { TRPCError } from '@trpc/server';
-import { BILLING_TICK_MS, DEFAULT_PLAN, RECORDING_STATE } from '../../../shared/constants';
-import { allowsCallRecording } from '../../../shared/domain/company';
+import { BILLING_TICK_MS, RECORDING_STATE } from '../../../shared/constants';
+import { allowsCallRecording, planValue } from '../../../shared/domain/company';
 import { CALL_MESSAGES as M, joinRefusal } from '../../../shared/domain/calls';
 import { recordingFileName, recordingStartRefusal, recordingStopRefusal, type RecordingState } from '../../../shared/domain/recording';
 import { Recorder } from '../../media/recorder';
@@ -21,12 +21,6 @@ import { endCall, endHooks, pushState, type CallsDeps } from './service';
 const fail = (code: TRPCError['code'], message: string, cause?: unknown): never => {
   throw new TRPCError({ code, message, cause: cause instanceof Error ? cause : undefined });
 };
-
-/** A plan that does not mention a feature has the default plan's value for it. */
-function planValue(plan: unknown, key: keyof typeof DEFAULT_PLAN): number {
-  const value = (plan as Record<string, unknown> | null)?.[key];
-  return typeof value === 'number' ? value : DEFAULT_PLAN[key];
-}
 
 /** Where ffmpeg is; tests point it elsewhere to make a start fail. */
 export const recorderOptions: { ffmpegPath?: string } = {};

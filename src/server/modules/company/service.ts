@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { Company, Member, Prisma, User } from '../../../generated/prisma/client';
 import { DEFAULT_GREETING, DEFAULT_GROUPS, DEFAULT_PLAN, DEFAULT_QUEUE, NEW_COMPANY_STORAGE_BYTES } from '../../../shared/constants';
-import { companyBlocksWork, isReservedDomain, memberMayWork, storagePlanGb } from '../../../shared/domain/company';
+import { companyBlocksWork, isReservedDomain, memberMayWork, planFeatures, storagePlanGb } from '../../../shared/domain/company';
 import { defaultContactUs } from '../../../shared/domain/contact-us';
 import { ACCESS_MESSAGES } from '../../../shared/domain/membership';
 import { askToJoin, memberState, type MemberFlags } from '../../../shared/domain/member-lifecycle';
@@ -78,6 +78,8 @@ export async function describeCompany({ db, company, member }: CompanyContext) {
     /** Whether this member may work now (admins continue while blocked). */
     canWork: memberMayWork(company, member),
     rating: { total: company.ratingTotal, count: company.ratingCount },
+    /** Plan flags that switch screens on (sla, kanban, timesheet): the client hides what is off. */
+    features: planFeatures(company.plan),
     storage: { bytes: Number(company.storageBytes), planGb: storagePlanGb(company.storageBytes) },
     me: {
       memberId: member.id,

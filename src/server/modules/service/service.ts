@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Company, Conversation, Member, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
-import { memberMayWork } from '../../../shared/domain/company';
+import { memberMayWork, planIncludes } from '../../../shared/domain/company';
 import { canSeeRequest, queuedRequest } from '../../../shared/domain/queue-visibility';
 import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type ServiceRole, type TransitionRefusal } from '../../../shared/domain/service-states';
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
@@ -14,7 +14,7 @@ import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, ty
 import { appendMessage } from '../chat/service';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, toQueueRequest } from './events';
-import { afterLeavingQueue, appendInfo, createServiceRequest, emitAll, fail, REQUEST_TYPES, SERVICE_TYPES, withNewProtocol, type ServiceDeps } from './shared';
+import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, REQUEST_TYPES, SERVICE_TYPES, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
 export interface ServiceContext extends ServiceDeps {
@@ -306,7 +306,12 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
       transfer: REQUEST_TYPES.includes(c.type) && can('transfer'),
       conclude: can('conclude'),
       reopen: can('reopen'),
-      proposeSla: REQUEST_TYPES.includes(c.type) && (roles.includes('responsible') || roles.includes('admin')) && c.state !== CONVERSATION_STATE.concluded,
+      proposeSla:
+        planIncludes(ctx.company.plan, 'sla') &&
+        REQUEST_TYPES.includes(c.type) &&
+        (roles.includes('responsible') || roles.includes('admin')) &&
+        c.state !== CONVERSATION_STATE.concluded,
+      timesheet: planIncludes(ctx.company.plan, 'timesheet'),
     },
   };
 }
@@ -315,6 +320,7 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
 
 /** Proposes a conclusion date (propostaSLA): a proposal message the customer answers. */
 export async function proposeSla(ctx: ServiceContext, conversationId: string, offerDate: Date) {
+  assertPlanFeature(ctx.company, 'sla');
   assertMayWork(ctx);
   const c = await serviceConversation(ctx, conversationId);
   const roles = rolesIn(ctx, c);
@@ -353,6 +359,7 @@ export async function proposeSla(ctx: ServiceContext, conversationId: string, of
  * SLA column, soonest due first. Admins see all; attendants the ones they take part in.
  */
 export async function slaBoard(ctx: ServiceContext) {
+  assertPlanFeature(ctx.company, 'kanban');
   const now = ctx.clock.now();
   const weekAgo = new Date(now.getTime() - 7 * 24 * 3_600_000);
   const rows = await ctx.db.conversation.findMany({
