@@ -160,7 +160,7 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
         const groups = await tx.group.createManyAndReturn({
           data: DEFAULT_GROUPS.map((key) => ({ companyId: created.id, key, name: key })),
         });
-        const queue = await tx.queue.create({
+        await tx.queue.create({
           data: { companyId: created.id, key: DEFAULT_QUEUE.id, name: DEFAULT_QUEUE.name, groups: { create: groups.map((g) => ({ groupId: g.id })) } },
         });
         // The creator serves the default queue through both groups.
@@ -174,7 +174,9 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
             name: p.name,
             type: p.type,
             permissions: p.permissions,
-            queueIds: [queue.id],
+            // No queues = every queue: a list would restrict its members to the queues in it
+            // (Profile.queues), and queues added later would be hidden from everyone.
+            queueIds: [],
           })),
         });
 
