@@ -120,10 +120,14 @@ describe('profiles', () => {
     await page.getByLabel('Profile name').fill('Support');
     await page.getByLabel('Add contacts').check();
     await page.getByLabel('Make voice calls').check();
+    // Restricted to the default queue (Profile.queues).
+    await page.getByRole('checkbox', { name: 'Fale Conosco' }).check();
     await page.getByRole('button', { name: 'Create profile' }).click();
     await page.getByText('Profile Support created.').waitFor();
     const profile = await server.db.profile.findFirstOrThrow({ where: { companyId, name: 'Support' } });
     expect(profile.type).toBe('internal');
+    const defaultQueue = await server.db.queue.findFirstOrThrow({ where: { companyId, key: 'faleconosco' } });
+    expect(profile.queueIds).toEqual([defaultQueue.id]);
     expect(Object.entries(profile.permissions as Record<string, boolean>).filter(([, on]) => on).map(([k]) => k).sort()).toEqual(['addContacts', 'voiceCall']);
 
     await page.getByRole('link', { name: 'Carla Dias' }).click();
