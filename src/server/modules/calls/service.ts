@@ -39,7 +39,7 @@ import type { Room } from '../../media/room';
 import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
 import { chargeParticipant, getPrices, mayStartBilled } from '../billing/service';
-import { appendMessage, createLiveConversation, emitMessage } from '../chat/service';
+import { appendMessage, conversationForCall, createLiveConversation, emitMessage, isActiveParticipant } from '../chat/service';
 import { timerKeys, type CallSocketHandle, type CallsHub } from './hub';
 
 export interface CallsDeps {
@@ -181,10 +181,8 @@ async function names(db: Db, userIds: (string | null)[]): Promise<Map<string, st
   return new Map(users.map((u) => [u.id, u.name]));
 }
 
-export async function isConversationParticipant(db: Db, conversationId: string, userId: string): Promise<boolean> {
-  const p = await db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { removed: true } });
-  return !!p && !p.removed;
-}
+/** The chat owns participation: calls asks it. */
+export const isConversationParticipant = isActiveParticipant;
 
 function refuseJoin(call: { concluded: boolean; isLive: boolean } | null): void {
   const refusal = joinRefusal(call);
@@ -197,10 +195,7 @@ function refuseJoin(call: { concluded: boolean; isLive: boolean } | null): void 
 
 export async function startCall(deps: CallsDeps, actor: MemberActor, input: { conversationId: string; type: number }) {
   const { db } = deps;
-  const conversation = await db.conversation.findFirst({
-    where: { id: input.conversationId, companyId: actor.company.id },
-    include: { participants: { where: { removed: false }, include: { user: { select: { id: true, name: true } } } } },
-  });
+  const conversation = await conversationForCall(db, actor.company.id, input.conversationId);
   if (!conversation) fail('NOT_FOUND', 'Conversation not found');
   if (!conversation!.participants.some((p) => p.userId === actor.userId)) fail('FORBIDDEN', 'You are not in this conversation');
   const isLive = conversation!.type === CONVERSATION_TYPE.live;
@@ -252,7 +247,7 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
     });
     const busyMessages = [];
     for (const c of callees.filter((c) => busy.has(c.userId))) {
-      const info: InfoMessage = { info: 'callBusy', params: { name: c.user.name } };
+      const info: InfoMessage = { info: 'callBusy', params: { name: c.name } };
       busyMessages.push(
         await appendMessage(tx, actor.company.domain, { conversationId: conversation!.id, authorId: null, type: 'info', text: infoText(info), data: info }, now),
       );
@@ -262,10 +257,10 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
 
   for (const m of busyMessages) emitMessage(deps.realtime, m);
   const ref: CallRef = { id: call.id, type: call.type, isLive, conversationId: call.conversationId, domain: actor.company.domain };
-  const caller = { id: actor.userId, name: conversation!.participants.find((p) => p.userId === actor.userId)!.user.name };
+  const caller = { id: actor.userId, name: conversation!.participants.find((p) => p.userId === actor.userId)!.name };
   const participants = await db.callParticipant.findMany({ where: { callId: call.id } });
   for (const c of callees) {
-    const to = { id: c.userId, name: c.user.name };
+    const to = { id: c.userId, name: c.name };
     if (busy.has(c.userId)) {
       deps.realtime.toUser(actor.userId, 'call:signal', signal(ref, 'otherReject', caller, to, 'busy'));
       continue;

@@ -354,6 +354,30 @@ export async function postInfoMessage(
   return appended.message;
 }
 
+/** Is this person in the conversation (and not removed)? Calls and others ask here. */
+export async function isActiveParticipant(db: Db, conversationId: string, userId: string): Promise<boolean> {
+  const p = await db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { removed: true } });
+  return !!p && !p.removed;
+}
+
+/**
+ * A conversation of the company with the people in it and how each is reached (relay flags), for
+ * a call to be started on it; null when the company has no such conversation.
+ */
+export async function conversationForCall(db: Db, companyId: string, conversationId: string) {
+  const c = await db.conversation.findFirst({
+    where: { id: conversationId, companyId },
+    select: {
+      id: true,
+      type: true,
+      title: true,
+      participants: { where: { removed: false }, select: { userId: true, whatsapp: true, telegram: true, user: { select: { name: true } } } },
+    },
+  });
+  if (!c) return null;
+  return { id: c.id, type: c.type, title: c.title, participants: c.participants.map((p) => ({ userId: p.userId, name: p.user.name, whatsapp: p.whatsapp, telegram: p.telegram })) };
+}
+
 /**
  * Of `messageIds`, those still showing their file (not removed). Other modules that keep rows
  * about a chat attachment (calls: its recordings) read the attachment's life from here.
