@@ -39,8 +39,8 @@ describe('plan features in the browser', () => {
 
     await page.goto(`${server.url}/i/settings/queues/${c.queue.id}`);
     await page.getByRole('checkbox', { name: 'Active (taking requests)' }).waitFor();
-    // The navigation has loaded the company's features by the time the queue form shows.
-    await page.getByRole('link', { name: 'Queue', exact: true }).waitFor();
+    // The form says so once the company's features arrived (the navigation reads the same query).
+    await page.getByText('Your plan does not include SLA.').waitFor();
     expect(await page.getByRole('checkbox', { name: 'SLA: requests have a due date' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'SLA board' }).count()).toBe(0);
 
