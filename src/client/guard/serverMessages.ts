@@ -2,6 +2,7 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH, MESSAGE_MAX_LENGTH } from '../../shared/constants';
 import { CALL_MESSAGES as CALL, CALL_TIME_LIMIT_MESSAGES as LIMIT } from '../../shared/domain/calls';
+import { PLAN_FEATURE_MESSAGES as PLAN } from '../../shared/domain/company';
 import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
 import { CHAT_MESSAGES as CH } from '../../shared/schemas/chat';
@@ -15,6 +16,9 @@ import { SERVICE_MESSAGES as S } from '../../shared/schemas/service';
  * entry another area maps itself (the chat's texts) keeps that area's wording.
  */
 const SERVICE_TEXTS: Record<string, MessageDescriptor> = {
+  [PLAN.sla]: msg`SLA is not included in your plan. Ask an administrator to enable it.`,
+  [PLAN.kanban]: msg`The SLA board is not included in your plan. Ask an administrator to enable it.`,
+  [PLAN.timesheet]: msg`The timesheet is not included in your plan. Ask an administrator to enable it.`,
   [S.requestNotFound]: msg`Request not found`,
   [S.alreadyTaken]: msg`This request has already been taken`,
   [S.nameRequired]: msg`To start, tell us your name:`,

@@ -35,11 +35,14 @@ import { lockFileKeys, unsharedFileKeys } from './files';
 export type { ChatContext } from './context';
 export { toMessage } from './context';
 export { companyStorageUsage } from './files';
+export { removeMessageAsServer } from './messages';
 export type ChatMessage = ChatMessageEvent;
 
 // ---- conversations ------------------------------------------------------------------------------
 
-async function createConversation(ctx: ChatContext, type: number, title: string, userIds: string[]) {
+type Creator = Pick<ChatContext, 'db' | 'clock' | 'userId'> & { company: Pick<ChatContext['company'], 'id'> };
+
+async function createConversation(ctx: Creator, type: number, title: string, userIds: string[]) {
   // A clash of two random 15-digit protocols is unlikely, not impossible: try again.
   for (let attempt = 0; ; attempt++) {
     try {
@@ -90,6 +93,20 @@ export async function startTeam(ctx: ChatContext, input: z.output<typeof startTe
   const others = await activeMembers(ctx, input.userIds.filter((id) => id !== ctx.userId));
   const created = await createConversation(ctx, CONVERSATION_TYPE.teamChat, input.title, others);
   announce(ctx.realtime, [ctx.userId, ...others], created.id);
+  return { conversationId: created.id };
+}
+
+/**
+ * A live room (type 4) with its presenter in it (calls.createLive). The chat owns conversations;
+ * the calls module asks for the room here and runs the call on it.
+ */
+export async function createLiveConversation(
+  deps: Pick<ChatContext, 'db' | 'clock' | 'realtime'>,
+  actor: { companyId: string; userId: string },
+  title: string,
+) {
+  const created = await createConversation({ ...deps, userId: actor.userId, company: { id: actor.companyId } }, CONVERSATION_TYPE.live, title, []);
+  announce(deps.realtime, [actor.userId], created.id);
   return { conversationId: created.id };
 }
 
@@ -336,6 +353,40 @@ export async function postInfoMessage(
   );
   emitMessage(deps.realtime, appended);
   return appended.message;
+}
+
+/** Is this person in the conversation (and not removed)? Calls and others ask here. */
+export async function isActiveParticipant(db: Db, conversationId: string, userId: string): Promise<boolean> {
+  const p = await db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { removed: true } });
+  return !!p && !p.removed;
+}
+
+/**
+ * A conversation of the company with the people in it and how each is reached (relay flags), for
+ * a call to be started on it; null when the company has no such conversation.
+ */
+export async function conversationForCall(db: Db, companyId: string, conversationId: string) {
+  const c = await db.conversation.findFirst({
+    where: { id: conversationId, companyId },
+    select: {
+      id: true,
+      type: true,
+      title: true,
+      participants: { where: { removed: false }, select: { userId: true, whatsapp: true, telegram: true, user: { select: { name: true } } } },
+    },
+  });
+  if (!c) return null;
+  return { id: c.id, type: c.type, title: c.title, participants: c.participants.map((p) => ({ userId: p.userId, name: p.user.name, whatsapp: p.whatsapp, telegram: p.telegram })) };
+}
+
+/**
+ * Of `messageIds`, those still showing their file (not removed). Other modules that keep rows
+ * about a chat attachment (calls: its recordings) read the attachment's life from here.
+ */
+export async function messagesWithFile(db: Db, messageIds: string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await db.message.findMany({ where: { id: { in: messageIds }, removed: false, fileKey: { not: null } }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
 }
 
 // ---- participants -------------------------------------------------------------------------------
