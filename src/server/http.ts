@@ -10,6 +10,7 @@ import { outboxPage } from './mail/outbox-page';
 import { createMetrics } from './metrics';
 import type { AppDeps } from './deps';
 import { createRealtime, type Io } from './realtime';
+import type { SocketAdapter } from './realtime/adapter';
 import { CallsHub } from './modules/calls/hub';
 import type { CallsDeps } from './modules/calls/service';
 import { appRouter } from './router';
@@ -35,7 +36,7 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>): AppServer {
+export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { socketAdapter?: SocketAdapter['factory'] } = {}): AppServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
@@ -49,6 +50,8 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>): AppServ
     clock: base.clock,
     onSocketCount: (n) => metrics.openSockets.set(n),
     calls: callsDeps,
+    adapter: opts.socketAdapter,
+    limits: { maxSocketsPerUser: base.config.realtime.maxSocketsPerUser, eventsPerSecond: base.config.realtime.eventsPerSecond },
   });
   calls.attach(realtime);
   const deps: AppDeps = { ...base, realtime, calls };
