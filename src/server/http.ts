@@ -25,7 +25,6 @@ import { createContext } from './trpc';
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
 const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies)(\/|$)/;
-export const MAX_BODY_BYTES = 1_000_000;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -91,7 +90,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
     createExpressMiddleware({
       router: appRouter,
       createContext: (opts) => createContext(deps, opts),
-      maxBodySize: MAX_BODY_BYTES,
+      maxBodySize: deps.config.maxRequestBytes,
       onError: ({ error, path, req }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') {
           (req as Request).log.error({ err: error.cause ?? error, path }, 'procedure failed');

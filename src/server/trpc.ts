@@ -42,6 +42,8 @@ export class AccessError extends TRPCError {
 }
 
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong; try again';
+/** tRPC's own text for a body over MAX_REQUEST_BYTES is its code; people get a sentence. */
+export const REQUEST_TOO_LARGE_MESSAGE = 'The request is too large: send less at once (files go through the upload button)';
 
 const t = initTRPC
   .context<Context>()
@@ -54,7 +56,13 @@ const t = initTRPC
         ...shape,
         // The first issue, readable, is the message the user sees; the rest stay available.
         // An unexpected failure says so in plain words: its own text (SQL, paths) is for the log.
-        message: zodError ? readableZodMessage(zodError) : isUnexpected(error) ? INTERNAL_ERROR_MESSAGE : shape.message,
+        message: zodError
+          ? readableZodMessage(zodError)
+          : isUnexpected(error)
+            ? INTERNAL_ERROR_MESSAGE
+            : error.code === 'PAYLOAD_TOO_LARGE'
+              ? REQUEST_TOO_LARGE_MESSAGE
+              : shape.message,
         data: {
           code: shape.data.code,
           httpStatus: shape.data.httpStatus,
