@@ -98,9 +98,37 @@ export const createCallerFactory = t.createCallerFactory;
 // 3. Procedures
 // ---------------------------------------------------------------------------------------------
 
-export const publicProcedure = t.procedure.meta({ level: 'public' });
+/** U+0000, or half of a surrogate pair without its other half (ill-formed UTF-16). */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const authedProcedure = t.procedure.meta({ level: 'authed' }).use(({ ctx, next }) => {
+/** Where the first unstorable character of an input is (a key or a string value), or null. Bounded depth. */
+export function findUnstorable(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path || '(input)' : null;
+  if (depth > 20 || value === null || typeof value !== 'object') return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (UNSTORABLE.test(key)) return here;
+    const found = findUnstorable(inner, here, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, and Prisma's query engine rejects a lone surrogate, so a
+ * string carrying either would fail deep in a query as a 500. No keyboard types them: every
+ * procedure refuses them up front, as bad input.
+ */
+const baseProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  const where = findUnstorable(await getRawInput().catch(() => undefined));
+  if (where) throw new TRPCError({ code: 'BAD_REQUEST', message: `${where}: ${UNSTORABLE_TEXT_MESSAGE}` });
+  return next();
+});
+export const UNSTORABLE_TEXT_MESSAGE = 'Text contains a character that cannot be stored (U+0000 or half of a surrogate pair)';
+
+export const publicProcedure = baseProcedure.meta({ level: 'public' });
+
+export const authedProcedure = baseProcedure.meta({ level: 'authed' }).use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
   return next({ ctx: { user: ctx.user, session: ctx.session } });
 });
