@@ -21,7 +21,11 @@ const SEED = Number(process.env.FC_SEED ?? 20261123);
 
 let server: TestServer;
 const sockets: ClientSocket[] = [];
-/** Tables a refused call must leave alone; RateLimit is left out: counting refused attempts is its job. */
+/**
+ * Tables a refused call must leave alone. Left out: RateLimit (counting refused attempts is its
+ * job), and what timers write on their own schedule while the test runs — the unread-messages
+ * e-mails (OutboxMessage, every minute), the queue alarm's claims (QueueAlarm), presence.
+ */
 let tables: string[] = [];
 let own: Awaited<ReturnType<typeof serviceCompany>>;
 let ids: string[] = [];
@@ -42,7 +46,7 @@ beforeAll(async () => {
   }
   ids = [...new Set(ids)];
   const rows = await server.db.$queryRaw<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
-  const skip = new Set(['RateLimit', 'PresenceAnnouncement', '_prisma_migrations', 'socket_io_attachments']);
+  const skip = new Set(['RateLimit', 'OutboxMessage', 'QueueAlarm', 'PresenceAnnouncement', '_prisma_migrations', 'socket_io_attachments']);
   tables = rows.map((r) => r.tablename).filter((t) => !skip.has(t)).sort();
 }, 60_000);
 afterAll(async () => {
