@@ -64,7 +64,7 @@ const envSchema = z
     /** Open Socket.IO connections (tabs) one person may hold at once, over all instances. */
     MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
     /** Events a socket may send per second (typing, call requests...); the excess is dropped with a warning. */
-    SOCKET_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(30),
+    SOCKET_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(50),
 
     /** Largest file, image or voice message one chat upload may carry, in bytes (default 25 MB). */
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(5 * 1024 ** 3).default(25 * 1024 * 1024),

@@ -7,6 +7,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
 import superjson from 'superjson';
 import { z, ZodError } from 'zod';
+import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../shared/limits';
 import { domainSchema } from '../shared/schemas/company';
 import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
 import type { AppDeps } from './deps';
@@ -42,8 +43,8 @@ export class AccessError extends TRPCError {
 }
 
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong; try again';
-/** tRPC's own text for a body over MAX_REQUEST_BYTES is its code; people get a sentence. */
-export const REQUEST_TOO_LARGE_MESSAGE = 'The request is too large: send less at once (files go through the upload button)';
+// tRPC's own text for a body over MAX_REQUEST_BYTES is its code; people get a sentence.
+export { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE };
 
 const t = initTRPC
   .context<Context>()
@@ -124,7 +125,6 @@ const baseProcedure = t.procedure.use(async ({ getRawInput, next }) => {
   if (where) throw new TRPCError({ code: 'BAD_REQUEST', message: `${where}: ${UNSTORABLE_TEXT_MESSAGE}` });
   return next();
 });
-export const UNSTORABLE_TEXT_MESSAGE = 'Text contains a character that cannot be stored (U+0000 or half of a surrogate pair)';
 
 export const publicProcedure = baseProcedure.meta({ level: 'public' });
 
