@@ -641,6 +641,8 @@ export async function leaveBeforeJoining(deps: CallsDeps, userId: string, callId
       socket.disconnect();
       return { left: true };
     }
+    // Connected to another instance (the call's host): closing it there leaves the call there.
+    deps.realtime.disconnectSocket(p!.connectionId);
   }
   const call = await deps.db.call.findUnique({ where: { id: callId } });
   // The owner giving up before anyone answered is cancelling the call.
@@ -715,7 +717,13 @@ export async function endCall(deps: CallsDeps, callId: string, reason: CallEndRe
   );
   await pushState(deps, callId);
   deps.hub.rooms?.close(callId);
-  for (const socket of deps.hub.sockets.values()) if (participants.some((p) => p.connectionId === socket.id)) socket.disconnect();
+  for (const p of participants) {
+    if (!p.connectionId) continue;
+    const local = deps.hub.sockets.get(p.connectionId);
+    // A call socket on another instance (this request came through a different one) is closed there.
+    if (local) local.disconnect();
+    else deps.realtime.disconnectSocket(p.connectionId);
+  }
   return true;
 }
 
@@ -777,6 +785,9 @@ export async function commandParticipant(deps: CallsDeps, issuerId: string, inpu
     if (socket) {
       await leaveCall(deps, socket, input.callId);
       socket.disconnect();
+    } else {
+      // Their call socket is on the call's host instance: closing it there makes them leave there.
+      deps.realtime.disconnectSocket(target!.connectionId);
     }
   }
   await pushState(deps, input.callId);
