@@ -191,6 +191,7 @@ const appRoutes: RouteObject[] = [
     children: [
       { index: true, element: recent('OptionsListPage') },
       { path: 'newChat', element: recent('NewConversationPage') },
+      { path: 'newLive', element: calls('NewLivePage') },
       { path: 'inviteLink', element: recent('InviteLinkPage') },
     ],
   },

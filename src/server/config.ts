@@ -50,6 +50,22 @@ const envSchema = z
     /** This instance's name in Call.hostInstance; must be unique per instance and stable across restarts. */
     INSTANCE_ID: z.preprocess(emptyToUndefined, z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, ".", "_" or "-", at most 64').optional()),
 
+    /**
+     * How Socket.IO instances reach each other: memory (one instance, the default), redis (needs
+     * REDIS_URL; chosen by itself when REDIS_URL is set) or postgres (the app's own database).
+     */
+    SOCKET_ADAPTER: z.preprocess(emptyToUndefined, z.enum(['memory', 'redis', 'postgres']).optional()),
+    REDIS_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    /** Prefix of the adapter's Redis channels / PostgreSQL NOTIFY channels: one per deployment. */
+    SOCKET_ADAPTER_KEY: z.string().regex(/^[\w.-]{1,40}$/, 'letters, digits, ".", "_" or "-", at most 40').default('atende'),
+
+    /** Largest JSON body of a tRPC or other API request, in bytes (default 1 MB). Uploads have their own limit. */
+    MAX_REQUEST_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 ** 2).default(1_000_000),
+    /** Open Socket.IO connections (tabs) one person may hold at once, over all instances. */
+    MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
+    /** Events a socket may send per second (typing, call requests...); the excess is dropped with a warning. */
+    SOCKET_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(50),
+
     /** Largest file, image or voice message one chat upload may carry, in bytes (default 25 MB). */
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(5 * 1024 ** 3).default(25 * 1024 * 1024),
 
@@ -62,6 +78,9 @@ const envSchema = z
     if (given.length > 0 && given.length < s3.length) {
       const missing = s3.filter((k) => env[k] === undefined);
       ctx.addIssue({ code: 'custom', path: [missing[0]!], message: `is required when ${given.join(', ')} is set (missing: ${missing.join(', ')})` });
+    }
+    if (env.SOCKET_ADAPTER === 'redis' && !env.REDIS_URL) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'is required when SOCKET_ADAPTER=redis' });
     }
     if (env.RTC_MIN_PORT > env.RTC_MAX_PORT) {
       ctx.addIssue({ code: 'custom', path: ['RTC_MIN_PORT'], message: 'must not be greater than RTC_MAX_PORT' });
@@ -88,6 +107,14 @@ export interface Config {
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
   maxUploadBytes: number;
+  /** Socket.IO across instances (docs/operations.md, "Several instances"). */
+  realtime: {
+    adapter: { kind: 'memory' } | { kind: 'redis'; url: string; key: string } | { kind: 'postgres'; key: string };
+    maxSocketsPerUser: number;
+    eventsPerSecond: number;
+  };
+  /** Largest JSON request body, in bytes. */
+  maxRequestBytes: number;
   media: {
     workerBin: string | undefined;
     numWorkers: number;
@@ -139,6 +166,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sms: { url: env.SMS_URL, token: env.SMS_TOKEN },
     newCompanyBonus: env.NEW_COMPANY_BONUS,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
+    maxRequestBytes: env.MAX_REQUEST_BYTES,
+    realtime: {
+      adapter: adapterConfig(env),
+      maxSocketsPerUser: env.MAX_SOCKETS_PER_USER,
+      eventsPerSecond: env.SOCKET_EVENTS_PER_SECOND,
+    },
     media: {
       workerBin: env.MEDIASOUP_WORKER_BIN,
       numWorkers: env.MEDIASOUP_NUM_WORKERS ?? os.availableParallelism(),
@@ -152,4 +185,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       instanceId: env.INSTANCE_ID ?? os.hostname().replace(/[^\w.-]/g, '-').slice(0, 64),
     },
   };
+}
+
+function adapterConfig(env: Env): Config['realtime']['adapter'] {
+  const kind = env.SOCKET_ADAPTER ?? (env.REDIS_URL ? 'redis' : 'memory');
+  if (kind === 'redis') return { kind, url: env.REDIS_URL!, key: env.SOCKET_ADAPTER_KEY };
+  if (kind === 'postgres') return { kind, key: env.SOCKET_ADAPTER_KEY };
+  return { kind: 'memory' };
 }

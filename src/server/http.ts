@@ -10,6 +10,7 @@ import { outboxPage } from './mail/outbox-page';
 import { createMetrics } from './metrics';
 import type { AppDeps } from './deps';
 import { createRealtime, type Io } from './realtime';
+import type { SocketAdapter } from './realtime/adapter';
 import { CallsHub } from './modules/calls/hub';
 import type { CallsDeps } from './modules/calls/service';
 import { appRouter } from './router';
@@ -24,7 +25,6 @@ import { createContext } from './trpc';
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
 const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies)(\/|$)/;
-export const MAX_BODY_BYTES = 1_000_000;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -35,7 +35,7 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>): AppServer {
+export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { socketAdapter?: SocketAdapter['factory'] } = {}): AppServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
@@ -49,6 +49,8 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>): AppServ
     clock: base.clock,
     onSocketCount: (n) => metrics.openSockets.set(n),
     calls: callsDeps,
+    adapter: opts.socketAdapter,
+    limits: { maxSocketsPerUser: base.config.realtime.maxSocketsPerUser, eventsPerSecond: base.config.realtime.eventsPerSecond },
   });
   calls.attach(realtime);
   const deps: AppDeps = { ...base, realtime, calls };
@@ -88,7 +90,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>): AppServ
     createExpressMiddleware({
       router: appRouter,
       createContext: (opts) => createContext(deps, opts),
-      maxBodySize: MAX_BODY_BYTES,
+      maxBodySize: deps.config.maxRequestBytes,
       onError: ({ error, path, req }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') {
           (req as Request).log.error({ err: error.cause ?? error, path }, 'procedure failed');

@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './logger';
 import { createMailer } from './mail';
 import { MediaWorkers } from './media';
 import { startCalls } from './modules/calls/service';
+import { createSocketAdapter } from './realtime/adapter';
 import { createSmsSender } from './sms';
 import { createStorage } from './storage';
 
@@ -79,7 +80,11 @@ export async function startApp(
     const sms = createSmsSender({ ...config.sms, db, logger });
     logger.info({ mail: mailer.kind, sms: sms.kind }, 'mail and SMS');
 
-    const server = createServer({ config: { ...config, appSecret }, db, logger, storage, media, clock, mailer, sms });
+    const socketAdapter = await createSocketAdapter(config.realtime.adapter, databaseUrl, logger);
+    cleanups.push(() => socketAdapter.close());
+    logger.info({ adapter: socketAdapter.kind }, 'realtime: Socket.IO adapter');
+
+    const server = createServer({ config: { ...config, appSecret }, db, logger, storage, media, clock, mailer, sms }, { socketAdapter: socketAdapter.factory });
     // Calls this instance hosted before a crash or restart lost their media: end them first.
     await startCalls({ ...server.deps, hub: server.deps.calls });
     const url = await server.listen(config.port, config.host);

@@ -7,6 +7,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
 import superjson from 'superjson';
 import { z, ZodError } from 'zod';
+import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../shared/limits';
 import { domainSchema } from '../shared/schemas/company';
 import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
 import type { AppDeps } from './deps';
@@ -42,6 +43,8 @@ export class AccessError extends TRPCError {
 }
 
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong; try again';
+// tRPC's own text for a body over MAX_REQUEST_BYTES is its code; people get a sentence.
+export { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE };
 
 const t = initTRPC
   .context<Context>()
@@ -54,7 +57,13 @@ const t = initTRPC
         ...shape,
         // The first issue, readable, is the message the user sees; the rest stay available.
         // An unexpected failure says so in plain words: its own text (SQL, paths) is for the log.
-        message: zodError ? readableZodMessage(zodError) : isUnexpected(error) ? INTERNAL_ERROR_MESSAGE : shape.message,
+        message: zodError
+          ? readableZodMessage(zodError)
+          : isUnexpected(error)
+            ? INTERNAL_ERROR_MESSAGE
+            : error.code === 'PAYLOAD_TOO_LARGE'
+              ? REQUEST_TOO_LARGE_MESSAGE
+              : shape.message,
         data: {
           code: shape.data.code,
           httpStatus: shape.data.httpStatus,
@@ -90,9 +99,36 @@ export const createCallerFactory = t.createCallerFactory;
 // 3. Procedures
 // ---------------------------------------------------------------------------------------------
 
-export const publicProcedure = t.procedure.meta({ level: 'public' });
+/** U+0000, or half of a surrogate pair without its other half (ill-formed UTF-16). */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const authedProcedure = t.procedure.meta({ level: 'authed' }).use(({ ctx, next }) => {
+/** Where the first unstorable character of an input is (a key or a string value), or null. Bounded depth. */
+export function findUnstorable(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path || '(input)' : null;
+  if (depth > 20 || value === null || typeof value !== 'object') return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (UNSTORABLE.test(key)) return here;
+    const found = findUnstorable(inner, here, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, and Prisma's query engine rejects a lone surrogate, so a
+ * string carrying either would fail deep in a query as a 500. No keyboard types them: every
+ * procedure refuses them up front, as bad input.
+ */
+const baseProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  const where = findUnstorable(await getRawInput().catch(() => undefined));
+  if (where) throw new TRPCError({ code: 'BAD_REQUEST', message: `${where}: ${UNSTORABLE_TEXT_MESSAGE}` });
+  return next();
+});
+
+export const publicProcedure = baseProcedure.meta({ level: 'public' });
+
+export const authedProcedure = baseProcedure.meta({ level: 'authed' }).use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
   return next({ ctx: { user: ctx.user, session: ctx.session } });
 });

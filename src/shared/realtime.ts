@@ -30,6 +30,11 @@ export interface ServerToClientEvents {
    * reader's own tabs, so reading in one tab clears the unread count in the others.
    */
   'receipt:update': (receipt: ReceiptEvent) => void;
+  /**
+   * This socket sent events faster than the server takes them (SOCKET_EVENTS_PER_SECOND): the
+   * excess was dropped, the socket stays connected. Sent at most once a second.
+   */
+  'limit:warning': (payload: { reason: typeof SOCKET_TOO_FAST; dropped: number }) => void;
   /** Sent once after the handshake, so the client knows who the server thinks it is. */
   'session:ready': (payload: { userId: string; socketId: string }) => void;
   /** Something changed that the user should look at (the notifications module fills this in). */
@@ -101,3 +106,7 @@ export const rooms = {
 
 /** The message the handshake fails with when no valid session cookie comes along. */
 export const SOCKET_UNAUTHENTICATED = 'Not signed in: the connection needs a valid session';
+/** The handshake of one connection more than MAX_SOCKETS_PER_USER fails with this. */
+export const SOCKET_TOO_MANY = 'Too many open connections for this user: close another tab or window and try again';
+/** What the warning says (and what an acknowledged event is answered) when a socket sends too fast. */
+export const SOCKET_TOO_FAST = 'Too many events too fast: some were dropped; slow down';

@@ -107,7 +107,9 @@ describe('company.register', () => {
     expect(await server.db.groupMember.count({ where: { memberId: company.members[0]!.id } })).toBe(2);
     const profiles = Object.fromEntries(company.profiles.map((p) => [p.code, p]));
     expect(Object.keys(profiles).sort()).toEqual(['A01', 'M01']);
-    expect(profiles.A01).toMatchObject({ type: 'admin', queueIds: [queue.id] });
+    // Built-in profiles list no queues: their members serve every queue.
+    expect(profiles.A01).toMatchObject({ type: 'admin', queueIds: [] });
+    expect(profiles.M01).toMatchObject({ queueIds: [] });
     expect(Object.values(profiles.A01!.permissions as object).every(Boolean)).toBe(true);
     expect(profiles.M01).toMatchObject({ type: 'internal', permissions: expect.objectContaining({ viewReports: false, createService: true }) });
     expect(company.contactUs).toMatchObject({ pageTitle: name, blocked: false, defaultQueueKey: 'faleconosco' });

@@ -21,7 +21,8 @@ async function company() {
   const domain = `q${Date.now().toString(36).slice(-6)}${++n}`;
   const res = await callProcedure(server.url, 'company.register', { domain, name: `Queues ${domain}` }, { cookie, type: 'mutation' });
   expect(res.error).toBeUndefined();
-  const row = await server.db.company.findUniqueOrThrow({ where: { domain } });
+  // SLA queues need the plan's sla flag (off in the default plan: tests/api/service-plan.test.ts).
+  const row = await server.db.company.update({ where: { domain }, data: { plan: { ...(await server.db.company.findUniqueOrThrow({ where: { domain } })).plan as object, sla: 1 } } });
   const call = async (path: string, input: Record<string, unknown> = {}, type: 'query' | 'mutation' = 'mutation', as = cookie) =>
     callProcedure(server.url, path, { domain, ...input }, { cookie: as, type });
   const groups = await server.db.group.findMany({ where: { companyId: row.id } });

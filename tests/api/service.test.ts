@@ -17,7 +17,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const company = () => serviceCompany(server, sockets);
+// The plan features these rules need (the default plan has none of them: tests/api/service-plan.test.ts).
+const company = () => serviceCompany(server, sockets, { plan: { sla: 1, kanban: 1, timesheet: 1 } });
 const visitor = () => anonymousVisitor(server, sockets);
 const conv = (id: string) => server.db.conversation.findUniqueOrThrow({ where: { id } });
 const messagesOf = (id: string) => server.db.message.findMany({ where: { conversationId: id }, orderBy: { seq: 'asc' } });

@@ -208,3 +208,36 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
     await bruno.getByRole('dialog', { name: 'Call' }).waitFor({ state: 'detached' });
   });
 });
+
+describe.skipIf(!bin)(`a live room made from the recent list${why}`, () => {
+  it('is created with a title from "New live", its presenter starts it, and a visitor watches by its public link', async () => {
+    const lia = await createUser(server.db, { name: 'Lia Apresentadora' });
+    const company = await createCompany(server.db, lia.id);
+    const cookie = await signIn(server.db, lia.id);
+    expect((await callProcedure(server.url, 'company.select', { domain: company.domain }, { cookie, type: 'mutation' })).error).toBeUndefined();
+
+    const presenter = await open(cookie);
+    await presenter.goto(`${server.url}/i/recent`);
+    await presenter.getByRole('link', { name: 'New live' }).click();
+    await presenter.getByLabel('Title').fill('Lançamento');
+    await presenter.getByRole('button', { name: 'Create live room' }).click();
+    await presenter.waitForURL(/\/i\/recent\/live\/[0-9a-f-]{36}$/);
+    const conversationId = presenter.url().split('/').pop()!;
+    expect(await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ type: 4, title: 'Lançamento', creatorId: lia.id });
+    const link = await presenter.getByLabel('Public link for viewers').inputValue();
+    expect(link).toBe(`${server.url}/${company.domain}/live/${conversationId}`);
+
+    await presenter.getByRole('button', { name: 'Start the live session' }).click();
+    const chooser = presenter.getByRole('dialog', { name: 'Choose your audio and video options' });
+    await chooser.getByLabel('Camera preview').waitFor();
+    await chooser.getByRole('button', { name: 'Join now' }).click();
+    await presenter.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+
+    const visitor = await open(null);
+    await visitor.goto(link);
+    await visitor.getByLabel('To start, tell us your name:').fill('Espectador');
+    await visitor.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(async () => total(await inbound(visitor, 'video')), { timeout: 20_000 }).toBeGreaterThan(0);
+    await presenter.getByText('1 watching').waitFor();
+  });
+});

@@ -89,6 +89,26 @@ describe('members', () => {
   });
 });
 
+describe('member groups', () => {
+  it("offers every group of the company (from groups.list, empty ones too) and saves the member's", async () => {
+    const { page, domain, companyId, adminId, close } = await adminOfNewCompany();
+    const cookie = await signIn(server.db, adminId);
+    const created = await mutate('groups.create', { domain, name: 'Night shift' }, cookie);
+    expect(created.error).toBeUndefined();
+    const dora = await createUser(server.db, { name: 'Dora Reis' });
+    const doraMember = await addMember(server.db, companyId, dora.id);
+
+    await page.goto(`${server.url}/i/settings/members/${doraMember.id}`);
+    const night = page.getByRole('checkbox', { name: 'Night shift' });
+    await night.click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await server.db.groupMember.findMany({ where: { memberId: doraMember.id }, include: { group: true } })).map((g) => g.group.name))
+      .toEqual(['Night shift']);
+    await close();
+  });
+});
+
 describe('profiles', () => {
   it('creates a profile with two permissions, assigns it, and cannot delete it while in use', async () => {
     const { page, companyId, close } = await adminOfNewCompany();
@@ -100,10 +120,14 @@ describe('profiles', () => {
     await page.getByLabel('Profile name').fill('Support');
     await page.getByLabel('Add contacts').check();
     await page.getByLabel('Make voice calls').check();
+    // Restricted to the default queue (Profile.queues).
+    await page.getByRole('checkbox', { name: 'Fale Conosco' }).check();
     await page.getByRole('button', { name: 'Create profile' }).click();
     await page.getByText('Profile Support created.').waitFor();
     const profile = await server.db.profile.findFirstOrThrow({ where: { companyId, name: 'Support' } });
     expect(profile.type).toBe('internal');
+    const defaultQueue = await server.db.queue.findFirstOrThrow({ where: { companyId, key: 'faleconosco' } });
+    expect(profile.queueIds).toEqual([defaultQueue.id]);
     expect(Object.entries(profile.permissions as Record<string, boolean>).filter(([, on]) => on).map(([k]) => k).sort()).toEqual(['addContacts', 'voiceCall']);
 
     await page.getByRole('link', { name: 'Carla Dias' }).click();
@@ -153,6 +177,24 @@ describe('company public page', () => {
     await page.getByLabel('Greeting').fill('Hi [nomecliente], welcome to [nomeempresa]!');
     const company = await server.db.company.findUniqueOrThrow({ where: { id: companyId } });
     await page.getByText(`Hi Maria Silva, welcome to ${company.name}!`).waitFor();
+    await close();
+  });
+});
+
+describe('calls settings', () => {
+  it('lets the admin switch call recording off and on from the company account', async () => {
+    const { page, companyId, close } = await adminOfNewCompany();
+    await page.goto(`${server.url}/i/settings/configCompany`);
+    const box = page.getByRole('checkbox', { name: 'Allow call recording' });
+    await box.waitFor();
+    expect(await box.isChecked()).toBe(true);
+    await box.click();
+    await expect.poll(async () => ((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).settings as Record<string, unknown>).allowCallRecording).toBe(false);
+    await page.reload();
+    await box.waitFor();
+    expect(await box.isChecked()).toBe(false);
+    await box.click();
+    await expect.poll(async () => ((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).settings as Record<string, unknown>).allowCallRecording).toBe(true);
     await close();
   });
 });

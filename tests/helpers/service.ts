@@ -47,12 +47,13 @@ export function personFor(server: TestServer, userId: string, cookie: string, so
  * A company registered through the real procedure (default groups 'member' and 'admin', queue
  * 'faleconosco' served by both, Contact Us), its admin, and a way to add attendants.
  */
-export async function serviceCompany(server: TestServer, sockets: ClientSocket[]) {
+export async function serviceCompany(server: TestServer, sockets: ClientSocket[], opts: { plan?: Record<string, number> } = {}) {
   const owner = await createUser(server.db, { name: 'Ana Admin' });
   const admin = personFor(server, owner.id, await signIn(server.db, owner.id), sockets);
   const domain = `sv${uniq()}`;
   await admin.call('company.register', { domain, name: `Service ${domain}` });
-  const company = await server.db.company.findUniqueOrThrow({ where: { domain } });
+  let company = await server.db.company.findUniqueOrThrow({ where: { domain } });
+  if (opts.plan) company = await server.db.company.update({ where: { id: company.id }, data: { plan: { ...(company.plan as object), ...opts.plan } } });
   const groups = await server.db.group.findMany({ where: { companyId: company.id } });
   const queue = await server.db.queue.findFirstOrThrow({ where: { companyId: company.id, key: 'faleconosco' } });
   const group = (key: string) => groups.find((g) => g.key === key)!.id;

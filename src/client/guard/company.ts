@@ -42,6 +42,17 @@ export function useSelectedCompany(): { company: MyCompany | null; isPending: bo
 }
 
 /**
+ * Plan features of the selected company (sla, kanban, timesheet) that switch screens on; null
+ * while unknown, so an entry the plan lacks never shows for a moment.
+ */
+export function usePlanFeatures() {
+  const { company } = useSelectedCompany();
+  const domain = company?.domain ?? '';
+  const current = trpc.company.current.useQuery({ domain }, { enabled: domain !== '', retry: false, staleTime: 60_000 });
+  return current.data?.features ?? null;
+}
+
+/**
  * Makes a company the selected one and opens the app in it (/i/recent). Every company query is
  * dropped first: the screens must not keep showing the previous company.
  */

@@ -2,8 +2,11 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH, MESSAGE_MAX_LENGTH } from '../../shared/constants';
 import { CALL_MESSAGES as CALL, CALL_TIME_LIMIT_MESSAGES as LIMIT } from '../../shared/domain/calls';
+import { PLAN_FEATURE_MESSAGES as PLAN } from '../../shared/domain/company';
 import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
+import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
+import { SOCKET_TOO_FAST, SOCKET_TOO_MANY } from '../../shared/realtime';
 import { CHAT_MESSAGES as CH } from '../../shared/schemas/chat';
 import { COMPANY_MESSAGES as C } from '../../shared/schemas/company';
 import { IDENTITY_MESSAGES as M } from '../../shared/schemas/identity';
@@ -15,6 +18,9 @@ import { SERVICE_MESSAGES as S } from '../../shared/schemas/service';
  * entry another area maps itself (the chat's texts) keeps that area's wording.
  */
 const SERVICE_TEXTS: Record<string, MessageDescriptor> = {
+  [PLAN.sla]: msg`SLA is not included in your plan. Ask an administrator to enable it.`,
+  [PLAN.kanban]: msg`The SLA board is not included in your plan. Ask an administrator to enable it.`,
+  [PLAN.timesheet]: msg`The timesheet is not included in your plan. Ask an administrator to enable it.`,
   [S.requestNotFound]: msg`Request not found`,
   [S.alreadyTaken]: msg`This request has already been taken`,
   [S.nameRequired]: msg`To start, tell us your name:`,
@@ -208,6 +214,9 @@ const CALLS: Record<string, MessageDescriptor> = {
   'This call has ended': msg`This call has ended`,
   'Conversation not found': msg`Conversation not found`,
   'You are not in this conversation': msg`You are not in this conversation`,
+  [REQUEST_TOO_LARGE_MESSAGE]: msg`The request is too large: send less at once (files go through the upload button)`,
+  [SOCKET_TOO_MANY]: msg`Too many open connections for this user: close another tab or window and try again`,
+  [SOCKET_TOO_FAST]: msg`Too many events too fast: some were dropped; slow down`,
 };
 
 /** Texts that carry an e-mail address (spec: 'Não foi possivel enviar o e-mail para {email}'). */
@@ -215,6 +224,11 @@ const ADDRESS_PATTERNS: { pattern: RegExp; describe: (email: string) => MessageD
   {
     pattern: new RegExp(`^${C.mailFailed.replace('{email}', '(.+)')}$`),
     describe: (email) => msg`Could not send the e-mail to ${email}`,
+  },
+  {
+    // Prefixed by the field's path, which means nothing to the person who typed it.
+    pattern: new RegExp(`^(.+): ${UNSTORABLE_TEXT_MESSAGE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    describe: () => msg`The text contains a character that cannot be stored; remove it and try again`,
   },
 ];
 

@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
+import { usePlanFeatures } from '../guard/company';
 import { CompanyGate } from '../guard/CompanyGate';
 import { ServiceAlerts } from '../features/notifications/ServiceAlerts';
 import { Spinner } from './Spinner';
@@ -14,6 +15,7 @@ const CallOverlay = lazy(() => import('../features/calls/CallOverlay').then((m) 
 
 /** The signed-in app (/i/...): the main areas on the side, the current one next to them. */
 export function AppLayout() {
+  const features = usePlanFeatures();
   return (
     <div className="app">
       <nav className="app-nav">
@@ -23,9 +25,12 @@ export function AppLayout() {
         <AppLink to="/i/recent/queue/all">
           <Trans>Queue</Trans>
         </AppLink>
-        <AppLink to="/i/kanbansla">
-          <Trans>SLA board</Trans>
-        </AppLink>
+        {/* The plan's kanban flag. */}
+        {features?.kanban && (
+          <AppLink to="/i/kanbansla">
+            <Trans>SLA board</Trans>
+          </AppLink>
+        )}
         <AppLink to="/i/calendar">
           <Trans>Calendar</Trans>
         </AppLink>

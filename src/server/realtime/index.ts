@@ -1,7 +1,9 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import {
   rooms,
+  SOCKET_TOO_FAST,
+  SOCKET_TOO_MANY,
   SOCKET_UNAUTHENTICATED,
   type ClientToServerEvents,
   type InterServerEvents,
@@ -32,18 +34,39 @@ export interface Realtime {
   leaveUser(userId: string, room: string): void;
   /** Which of these users have a connected tab right now (on any instance, through the adapter). */
   onlineUsers(userIds: string[]): Promise<Set<string>>;
+  /** Closes one socket by id, whichever instance it is connected to. */
+  disconnectSocket(socketId: string): void;
 }
+
+export interface RealtimeLimits {
+  /** Open sockets one user may hold over all instances; the next handshake is refused. */
+  maxSocketsPerUser: number;
+  /** Sustained events per second one socket may send; a burst of twice that is let through. */
+  eventsPerSecond: number;
+}
+const DEFAULT_LIMITS: RealtimeLimits = { maxSocketsPerUser: 20, eventsPerSecond: 50 };
 
 export function createRealtime(
   httpServer: HttpServer,
-  deps: { db: Db; logger: Logger; clock: Clock; onSocketCount?: (n: number) => void; calls?: () => CallsDeps },
+  deps: {
+    db: Db;
+    logger: Logger;
+    clock: Clock;
+    onSocketCount?: (n: number) => void;
+    calls?: () => CallsDeps;
+    /** The adapter factory (realtime/adapter.ts); undefined = in-memory, one instance. */
+    adapter?: Parameters<Io['adapter']>[0];
+    limits?: RealtimeLimits;
+  },
 ) {
+  const limits = deps.limits ?? DEFAULT_LIMITS;
   const io: Io = new Server(httpServer, {
     path: '/socket.io',
     serveClient: false,
     maxHttpBufferSize: 1_000_000,
     // Same origin only: the app and its API are served by this process.
     cors: undefined,
+    ...(deps.adapter && { adapter: deps.adapter }),
   });
 
   // The handshake carries the same httpOnly cookie as tRPC; no cookie, no socket.
@@ -52,6 +75,12 @@ export function createRealtime(
       const token = readCookie(socket.handshake.headers.cookie, SESSION_COOKIE);
       const auth = token ? await resolveSession(deps.db, token, deps.clock.now()) : null;
       if (!auth) return next(new Error(SOCKET_UNAUTHENTICATED));
+      // Counted over every instance through the adapter. Two handshakes of one user at the same
+      // instant may both pass: the bound is soft by one, which is fine for what it protects.
+      const open = await io.in(rooms.user(auth.user.id)).fetchSockets();
+      if (open.length >= limits.maxSocketsPerUser) {
+        return next(Object.assign(new Error(SOCKET_TOO_MANY), { data: { code: 'TOO_MANY_CONNECTIONS', limit: limits.maxSocketsPerUser } }));
+      }
       socket.data.userId = auth.user.id;
       socket.data.sessionId = auth.session.id;
       next();
@@ -85,10 +114,12 @@ export function createRealtime(
       const sockets = await io.in(userIds.map(rooms.user)).fetchSockets();
       return new Set(sockets.map((s) => s.data.userId));
     },
+    disconnectSocket: (socketId) => io.in(socketId).disconnectSockets(true),
   };
 
   io.on('connection', (socket) => {
     deps.onSocketCount?.(io.engine.clientsCount);
+    limitEventRate(socket, limits.eventsPerSecond);
     void socket.join(rooms.user(socket.data.userId));
     socket.emit('session:ready', { userId: socket.data.userId, socketId: socket.id });
     socket.on('ping', (ack) => {
@@ -100,4 +131,35 @@ export function createRealtime(
   });
 
   return { io, realtime };
+}
+
+/**
+ * A token bucket per socket: `perSecond` tokens a second, up to twice that saved for a burst (a
+ * call negotiating its transports sends a dozen requests at once). An event without a token is
+ * dropped (an acknowledged one is answered with the reason), and the socket is warned at most
+ * once a second; it is never disconnected for sending too fast.
+ */
+export function limitEventRate(socket: Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>, perSecond: number) {
+  const capacity = perSecond * 2;
+  let tokens = capacity;
+  let last = Date.now();
+  let dropped = 0;
+  let warnedAt = 0;
+  socket.use((packet, next) => {
+    const now = Date.now();
+    tokens = Math.min(capacity, tokens + ((now - last) / 1000) * perSecond);
+    last = now;
+    if (tokens >= 1) {
+      tokens -= 1;
+      return next();
+    }
+    dropped += 1;
+    const ack = packet[packet.length - 1];
+    if (typeof ack === 'function') ack({ ok: false, error: SOCKET_TOO_FAST });
+    if (now - warnedAt >= 1000) {
+      warnedAt = now;
+      socket.emit('limit:warning', { reason: SOCKET_TOO_FAST, dropped });
+      dropped = 0;
+    }
+  });
 }

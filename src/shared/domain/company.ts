@@ -1,4 +1,4 @@
-import { BYTES_PER_GB } from '../constants';
+import { BYTES_PER_GB, DEFAULT_PLAN } from '../constants';
 
 /**
  * Company-level rules: which domains can be registered, when the plan stops work, storage plan
@@ -59,3 +59,31 @@ export function cleanSocialNetworks(input: Record<string, string | null | undefi
   }
   return out;
 }
+
+/** configuracoes.allowCallRecording: calls may be recorded unless an admin turned it off. */
+export function allowsCallRecording(settings: unknown): boolean {
+  return (settings as { allowCallRecording?: unknown } | null)?.allowCallRecording !== false;
+}
+
+/** A plan value; a plan that does not mention a feature has the default plan's value for it. */
+export function planValue(plan: unknown, key: keyof typeof DEFAULT_PLAN): number {
+  const value = (plan as Record<string, unknown> | null)?.[key];
+  return typeof value === 'number' ? value : DEFAULT_PLAN[key];
+}
+
+/** The plan features that switch screens of customer service on or off. */
+export type PlanFeature = 'sla' | 'kanban' | 'timesheet';
+export const PLAN_FEATURES: readonly PlanFeature[] = ['sla', 'kanban', 'timesheet'];
+
+export const planIncludes = (plan: unknown, feature: PlanFeature) => planValue(plan, feature) > 0;
+
+export function planFeatures(plan: unknown): Record<PlanFeature, boolean> {
+  return { sla: planIncludes(plan, 'sla'), kanban: planIncludes(plan, 'kanban'), timesheet: planIncludes(plan, 'timesheet') };
+}
+
+/** What the server answers when the plan does not include a feature (the client translates it). */
+export const PLAN_FEATURE_MESSAGES: Record<PlanFeature, string> = {
+  sla: 'SLA is not included in your plan. Ask an administrator to enable it.',
+  kanban: 'The SLA board is not included in your plan. Ask an administrator to enable it.',
+  timesheet: 'The timesheet is not included in your plan. Ask an administrator to enable it.',
+};

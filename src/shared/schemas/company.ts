@@ -57,6 +57,8 @@ export const publicPageInput = z.object({
   socialNetworks: z.record(z.string().trim().min(1).max(40), z.string().max(300).nullable()).default({}),
 });
 
+export const callSettingsInput = z.object({ allowCallRecording: z.boolean() });
+
 export const greetingInput = z.object({ greeting: z.string().trim().min(1, COMPANY_MESSAGES.fillAllFields).max(1500) });
 
 export const clientInviteInput = z.object({ clientDomain: domainSchema, email: z.string().trim().toLowerCase().max(254).pipe(z.email({ message: 'Invalid email' })) });

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { CallState } from '../../../shared/call-events';
 import { CALL_TYPE, CONVERSATION_TYPE } from '../../../shared/constants';
 import { useSelectedCompany, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
+import { Field, FormError, SubmitButton } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { CallOverlay } from './CallOverlay';
@@ -127,6 +128,60 @@ function LiveRoomControls({ domain, conversationId }: { domain: string; conversa
         <input readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
       </label>
     </div>
+  );
+}
+
+/**
+ * /i/optionsList/newLive: a live room (a conversation of type 4) with a title; its creator lands
+ * in it (/i/recent/live/{id}) to start the session and share the public link.
+ */
+export function NewLivePage() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const serverMessage = useServerMessage();
+  const { company, isPending } = useSelectedCompany();
+  const create = trpc.calls.createLive.useMutation({ onSuccess: ({ conversationId }) => navigate(`/i/recent/live/${conversationId}`) });
+  const [title, setTitle] = useState('');
+  const [missing, setMissing] = useState(false);
+  if (isPending) return <Spinner />;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!company) return;
+    if (!title.trim()) {
+      setMissing(true);
+      return;
+    }
+    create.mutate({ domain: company.domain, title: title.trim() });
+  };
+  return (
+    <section className="page new-live">
+      <Link to="/i/recent" className="back-link">
+        <Trans>Back to the conversations</Trans>
+      </Link>
+      <PageTitle title={t`New live session`} />
+      {!company || company.state !== 'active' ? (
+        <p className="muted">
+          <Trans>
+            <Link to="/i/selectCompany">Choose a company</Link> to start a live session.
+          </Trans>
+        </p>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Field
+            label={t`Title`}
+            value={title}
+            maxLength={120}
+            autoFocus
+            error={missing && !title.trim() ? t`Give the live session a title` : undefined}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          <FormError message={create.error ? serverMessage(create.error) : null} />
+          <SubmitButton pending={create.isPending}>
+            <Trans>Create live room</Trans>
+          </SubmitButton>
+        </form>
+      )}
+    </section>
   );
 }
 

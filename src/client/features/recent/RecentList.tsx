@@ -51,6 +51,9 @@ export function RecentList() {
         <Link to="/i/optionsList/newChat" className="button button-small">
           <Trans>New chat</Trans>
         </Link>
+        <Link to="/i/optionsList/newLive" className="button button-small button-secondary">
+          <Trans>New live</Trans>
+        </Link>
       </div>
       <div className="recent-search" role="search">
         <label htmlFor={searchId} className="visually-hidden">

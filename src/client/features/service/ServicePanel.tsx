@@ -121,9 +121,11 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
             <Trans>Transfer</Trans>
           </Link>
         )}
-        <Link className="button button-secondary" to={`/i/recent/chat/${conversationId}/timesheet`}>
-          <Trans>Timesheet</Trans>
-        </Link>
+        {d.can.timesheet && (
+          <Link className="button button-secondary" to={`/i/recent/chat/${conversationId}/timesheet`}>
+            <Trans>Timesheet</Trans>
+          </Link>
+        )}
       </div>
       {confirm && (
         <Dialog

@@ -10,7 +10,7 @@ import { useFormErrors } from '../login/formErrors';
 import { AccountSummary } from './AccountSummary';
 import { AdditionalFields } from './AdditionalFields';
 import { AdminScreen } from './AdminScreen';
-import { EditForm, TextAreaField, useDraft } from './EditForm';
+import { CheckboxField, EditForm, TextAreaField, useDraft } from './EditForm';
 import { useServerText } from './serverText';
 
 /** /i/settings/configCompany: the account (plan, credits, storage), links to the page and greeting, additional fields. */
@@ -34,10 +34,42 @@ export function CompanyAccountPage() {
               <Trans>Greeting message</Trans>
             </Link>
           </nav>
+          <CallSettings domain={company.domain} />
           <AdditionalFields domain={company.domain} />
         </>
       )}
     </AdminScreen>
+  );
+}
+
+/** configuracoes.allowCallRecording: saved as soon as it is switched. */
+function CallSettings({ domain }: { domain: string }) {
+  const { t } = useLingui();
+  const serverText = useServerText();
+  const utils = trpc.useUtils();
+  const current = trpc.settings.callSettings.useQuery({ domain });
+  const update = trpc.settings.updateCallSettings.useMutation({
+    onSuccess: (saved) => utils.settings.callSettings.setData({ domain }, saved),
+  });
+  return (
+    <section className="settings-section" aria-labelledby="calls-settings-title">
+      <h2 id="calls-settings-title">
+        <Trans>Calls</Trans>
+      </h2>
+      {current.isPending ? (
+        <Spinner />
+      ) : current.isError ? (
+        <FormError message={serverText(current.error.message)} />
+      ) : (
+        <CheckboxField
+          label={t`Allow call recording`}
+          checked={current.data.allowCallRecording}
+          disabled={update.isPending}
+          onChange={(allowCallRecording) => update.mutate({ domain, allowCallRecording })}
+        />
+      )}
+      {update.isError && <FormError message={serverText(update.error.message)} />}
+    </section>
   );
 }
 

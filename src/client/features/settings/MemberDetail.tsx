@@ -66,7 +66,7 @@ export function MemberDetail({ domain, memberId }: { domain: string; memberId: s
         <dd>{when(member.joinedAt)}</dd>
       </dl>
       <MemberActions domain={domain} member={member} />
-      {member.state !== 'removed' && <MemberAssignment domain={domain} member={member} allMembers={members.data} />}
+      {member.state !== 'removed' && <MemberAssignment domain={domain} member={member} />}
     </>
   );
 }
@@ -156,7 +156,7 @@ function MemberActions({ domain, member }: { domain: string; member: MemberRow }
 }
 
 /** Profile and groups, saved together. */
-function MemberAssignment({ domain, member, allMembers }: { domain: string; member: MemberRow; allMembers: MemberRow[] }) {
+function MemberAssignment({ domain, member }: { domain: string; member: MemberRow }) {
   const { t } = useLingui();
   const serverText = useServerText();
   const utils = trpc.useUtils();
@@ -164,12 +164,12 @@ function MemberAssignment({ domain, member, allMembers }: { domain: string; memb
   const setProfile = trpc.members.setProfile.useMutation();
   const setGroups = trpc.members.setGroups.useMutation();
   const [error, setError] = useState<string | null>(null);
-  // No groups.list yet: the groups offered are the ones some member belongs to.
-  const groups = useMemo(() => {
-    const byId = new Map<string, string>();
-    for (const m of allMembers) for (const g of m.groups) byId.set(g.value, g.label);
-    return [...byId].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
-  }, [allMembers]);
+  // Every group of the company, from the same procedure as the groups screen (empty ones too).
+  const groupList = trpc.groups.list.useQuery({ domain });
+  const groups = useMemo(
+    () => (groupList.data ?? []).map((g) => ({ value: g.id, label: g.name })).sort((a, b) => a.label.localeCompare(b.label)),
+    [groupList.data],
+  );
   const draft = useDraft({ profile: member.profile, groupIds: member.groups.map((g) => g.value).sort() });
 
   async function save(): Promise<boolean> {
@@ -181,14 +181,14 @@ function MemberAssignment({ domain, member, allMembers }: { domain: string; memb
         await setGroups.mutateAsync({ domain, memberId: member.id, groupIds });
       }
       draft.commit(draft.values);
-      await Promise.all([utils.members.list.invalidate({ domain }), utils.profiles.list.invalidate({ domain })]);
+      await Promise.all([utils.members.list.invalidate({ domain }), utils.profiles.list.invalidate({ domain }), utils.groups.list.invalidate({ domain })]);
       return true;
     } catch (err) {
       setError(serverText((err as Error).message));
       return false;
     }
   }
-  if (profiles.isPending) return <Spinner />;
+  if (profiles.isPending || groupList.isPending) return <Spinner />;
   const profileOptions = (profiles.data ?? []).map((p) => ({ value: p.code, label: `${p.name} (${p.code})` }));
   return (
     <section className="settings-section" aria-labelledby="member-assignment-title">

@@ -19,8 +19,8 @@ type Editing = { kind: 'new' } | { kind: 'edit'; profile: ProfileRow } | null;
 
 /**
  * Permission profiles (perfis): the list, one form to create or edit, and deletion (refused while
- * a member uses the profile, spec 5). Queues are not offered: there is no queue list to pick from
- * yet, and an edit keeps the queues a profile already has.
+ * a member uses the profile, spec 5). Queues chosen restrict its members to those queues; none
+ * chosen means every queue.
  */
 export function ProfilesEditor({ domain }: { domain: string }) {
   const { t, i18n } = useLingui();
@@ -148,7 +148,9 @@ function ProfileForm({
     type: profile?.type ?? ('internal' as ProfileRow['type']),
     permissions: profile?.permissions ?? NO_PERMISSIONS,
     reportProfiles: profile?.reportProfiles ?? [],
+    queueIds: [...(profile?.queueIds ?? [])].sort(),
   });
+  const queues = trpc.queues.list.useQuery({ domain });
   const create = trpc.profiles.create.useMutation();
   const update = trpc.profiles.update.useMutation();
   // The server refuses a type change for A01/M01 and for a profile in use: say so before.
@@ -160,7 +162,7 @@ function ProfileForm({
     try {
       if (profile) {
         const saved = await update.mutateAsync({ domain, profileId: profile.id, ...draft.values });
-        draft.commit({ name: saved.name, type: saved.type, permissions: saved.permissions, reportProfiles: saved.reportProfiles });
+        draft.commit({ name: saved.name, type: saved.type, permissions: saved.permissions, reportProfiles: saved.reportProfiles, queueIds: [...saved.queueIds].sort() });
       } else {
         const created = await create.mutateAsync({ domain, ...draft.values });
         draft.commit(draft.values);
@@ -212,6 +214,23 @@ function ProfileForm({
           </legend>
           {PERMISSION_KEYS.map((key) => (
             <CheckboxField key={key} label={i18n._(PERMISSION_LABELS[key])} checked={draft.values.permissions[key]} onChange={(on) => setPermission(key, on)} />
+          ))}
+        </fieldset>
+        <fieldset className="checkbox-group">
+          <legend>
+            <Trans>Queues</Trans>
+          </legend>
+          <p className="field-hint muted">
+            <Trans>Members with this profile see and take requests only from the queues chosen here. None chosen: every queue.</Trans>
+          </p>
+          {queues.isPending && <Spinner />}
+          {queues.data?.map((q) => (
+            <CheckboxField
+              key={q.id}
+              label={q.name}
+              checked={draft.values.queueIds.includes(q.id)}
+              onChange={(on) => draft.set('queueIds', on ? [...draft.values.queueIds, q.id].sort() : draft.values.queueIds.filter((id) => id !== q.id))}
+            />
           ))}
         </fieldset>
         {draft.values.permissions.viewReports && others.length > 0 && (

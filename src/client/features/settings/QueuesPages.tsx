@@ -154,6 +154,8 @@ function QueueForm({ domain, queue }: { domain: string; queue: QueueRow | null }
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const groups = trpc.groups.list.useQuery({ domain });
+  const current = trpc.company.current.useQuery({ domain }, { staleTime: 60_000 });
+  const features = current.data?.features;
   const create = trpc.queues.create.useMutation();
   const update = trpc.queues.update.useMutation();
   const [error, setError] = useState<string | null>(null);
@@ -207,7 +209,16 @@ function QueueForm({ domain, queue }: { domain: string; queue: QueueRow | null }
         <Field label={t`Name`} value={draft.values.name} maxLength={80} placeholder="(sem nome)" onChange={(e) => draft.set('name', e.target.value)} />
         <CheckboxField label={t`Active (taking requests)`} checked={draft.values.active} onChange={(on) => draft.set('active', on)} />
         <CheckboxField label={t`Internal (only members of the company can use it)`} checked={draft.values.internal} onChange={(on) => draft.set('internal', on)} />
-        <CheckboxField label={t`SLA: requests have a due date`} checked={draft.values.sla} onChange={(on) => draft.set('sla', on)} />
+        {/* The plan's sla flag; a queue that already has SLA keeps the box, to switch it off. */}
+        {features?.sla || draft.values.sla ? (
+          <CheckboxField label={t`SLA: requests have a due date`} checked={draft.values.sla} onChange={(on) => draft.set('sla', on)} />
+        ) : (
+          features && (
+            <p className="field-hint muted">
+              <Trans>Your plan does not include SLA.</Trans>
+            </p>
+          )
+        )}
         {draft.values.sla && (
           <Field
             label={t`Days to conclude a request (SLA)`}

@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { conversationForCall } from '../chat/service';
 import { listRecordings } from './recording';
 import { assertCanSee, isConversationParticipant, loadState, type CallsDeps } from './service';
 
@@ -20,7 +21,8 @@ export async function describeCall(deps: CallsDeps, userId: string, callId: stri
 
 /** A conversation's calls, newest first, with their recordings: the meeting page's history. */
 export async function conversationCalls(deps: CallsDeps, actor: { userId: string; companyId: string }, conversationId: string) {
-  const conversation = await deps.db.conversation.findFirst({ where: { id: conversationId, companyId: actor.companyId }, select: { id: true, title: true, type: true } });
+  const found = await conversationForCall(deps.db, actor.companyId, conversationId);
+  const conversation = found && { id: found.id, title: found.title, type: found.type };
   if (!conversation) throw new TRPCError({ code: 'NOT_FOUND', message: 'Conversation not found' });
   if (!(await isConversationParticipant(deps.db, conversationId, actor.userId))) throw new TRPCError({ code: 'FORBIDDEN', message: 'You are not in this conversation' });
   const calls = await deps.db.call.findMany({ where: { conversationId }, orderBy: { createdAt: 'desc' }, take: 20, select: { id: true } });

@@ -7,12 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { TRPCError } from '@trpc/server';
-import { BILLING_TICK_MS, DEFAULT_PLAN, RECORDING_STATE } from '../../../shared/constants';
+import { BILLING_TICK_MS, RECORDING_STATE } from '../../../shared/constants';
+import { allowsCallRecording, planValue } from '../../../shared/domain/company';
 import { CALL_MESSAGES as M, joinRefusal } from '../../../shared/domain/calls';
 import { recordingFileName, recordingStartRefusal, recordingStopRefusal, type RecordingState } from '../../../shared/domain/recording';
 import { Recorder } from '../../media/recorder';
 import { chargeRecording } from '../billing/service';
-import { appendMessage, emitMessage } from '../chat/service';
+import { appendMessage, emitMessage, messagesWithFile, removeMessageAsServer } from '../chat/service';
 import { timerKeys } from './hub';
 import { endCall, endHooks, pushState, type CallsDeps } from './service';
 
@@ -20,12 +21,6 @@ import { endCall, endHooks, pushState, type CallsDeps } from './service';
 const fail = (code: TRPCError['code'], message: string, cause?: unknown): never => {
   throw new TRPCError({ code, message, cause: cause instanceof Error ? cause : undefined });
 };
-
-/** A plan that does not mention a feature has the default plan's value for it. */
-function planValue(plan: unknown, key: keyof typeof DEFAULT_PLAN): number {
-  const value = (plan as Record<string, unknown> | null)?.[key];
-  return typeof value === 'number' ? value : DEFAULT_PLAN[key];
-}
 
 /** Where ffmpeg is; tests point it elsewhere to make a start fail. */
 export const recorderOptions: { ffmpegPath?: string } = {};
@@ -41,7 +36,8 @@ export async function startRecording(deps: CallsDeps, userId: string, callId: st
     isOwner: call!.ownerId === userId,
     isAdmin,
     planRecorder: planValue(call!.company.plan, 'voipRecorder'),
-    canRec: call!.canRec,
+    // The call's canRec, and the company's setting now: an admin turning it off stops new recordings.
+    canRec: call!.canRec && allowsCallRecording(call!.company.settings),
     state: call!.rec as RecordingState,
   });
   if (refused) fail(refused === M.recordingBusy || refused === M.alreadyRecording ? 'CONFLICT' : 'FORBIDDEN', refused);
@@ -184,7 +180,10 @@ endHooks.finishRecording = async (deps, callId) => {
 
 /** The call's recordings with short-lived links to play them (participants of the call or its conversation). */
 export async function listRecordings(deps: CallsDeps, callId: string) {
-  const rows = await deps.db.callRecording.findMany({ where: { callId, removedAt: null }, orderBy: { startedAt: 'asc' } });
+  const all = await deps.db.callRecording.findMany({ where: { callId, removedAt: null }, orderBy: { startedAt: 'asc' } });
+  // A recording message removed in the chat took its object with it: that recording is gone too.
+  const present = await messagesWithFile(deps.db, all.map((r) => r.messageId));
+  const rows = all.filter((r) => present.has(r.messageId));
   return Promise.all(
     rows.map(async (r) => ({
       id: r.id,
@@ -209,11 +208,9 @@ export async function removeRecording(deps: CallsDeps, userId: string, recording
   const member = await deps.db.member.findUnique({ where: { companyId_userId: { companyId: rec!.call.companyId, userId } } });
   const isAdmin = !!member?.isAdmin && member.inviteAccepted && !member.blocked && !member.removed;
   if (rec!.call.ownerId !== userId && rec!.recorderId !== userId && !isAdmin) fail('FORBIDDEN', M.recordOwnerOrAdmin);
-  await deps.storage.delete(rec!.fileKey);
-  await deps.db.$transaction([
-    deps.db.callRecording.update({ where: { id: recordingId }, data: { removedAt: deps.clock.now() } }),
-    // The chat's message keeps its place in the conversation, shown as removed (removida).
-    deps.db.message.updateMany({ where: { id: rec!.messageId }, data: { removed: true, type: 'removida' } }),
-  ]);
+  const company = await deps.db.company.findUniqueOrThrow({ where: { id: rec!.call.companyId } });
+  // The chat owns the recording's message and its object: it deletes both (shown as removida).
+  await removeMessageAsServer(deps, company, { conversationId: rec!.call.conversationId, messageId: rec!.messageId });
+  await deps.db.callRecording.update({ where: { id: recordingId }, data: { removedAt: deps.clock.now() } });
   return { removed: true };
 }

@@ -27,6 +27,7 @@ import {
   type CallCommand,
   type CallEndReason,
 } from '../../../shared/domain/calls';
+import { allowsCallRecording } from '../../../shared/domain/company';
 import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
 import { newProtocol } from '../../../shared/domain/protocol';
 import { rooms as socketRooms } from '../../../shared/realtime';
@@ -38,7 +39,7 @@ import type { Room } from '../../media/room';
 import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
 import { chargeParticipant, getPrices, mayStartBilled } from '../billing/service';
-import { appendMessage, emitMessage } from '../chat/service';
+import { appendMessage, conversationForCall, createLiveConversation, emitMessage, isActiveParticipant } from '../chat/service';
 import { timerKeys, type CallSocketHandle, type CallsHub } from './hub';
 
 export interface CallsDeps {
@@ -144,13 +145,9 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/**
- * How a callee is reached. Conversations have no WhatsApp/Telegram relay flags yet (they come with
- * the relays); until then every participant is a web user, and the rule in callStartRefusal is
- * the one place that will read them.
- */
-function calleeChannel(): Callee {
-  return { whatsapp: false, telegram: false };
+/** How a callee is reached: the relay flags of their participation (spec Participant whatsapp/telegram). */
+function calleeChannel(p: { whatsapp: boolean; telegram: boolean }): Callee {
+  return { whatsapp: p.whatsapp, telegram: p.telegram };
 }
 
 /** Users of `userIds` who are in (or on their way into) another call that is not over. */
@@ -184,10 +181,8 @@ async function names(db: Db, userIds: (string | null)[]): Promise<Map<string, st
   return new Map(users.map((u) => [u.id, u.name]));
 }
 
-export async function isConversationParticipant(db: Db, conversationId: string, userId: string): Promise<boolean> {
-  const p = await db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { removed: true } });
-  return !!p && !p.removed;
-}
+/** The chat owns participation: calls asks it. */
+export const isConversationParticipant = isActiveParticipant;
 
 function refuseJoin(call: { concluded: boolean; isLive: boolean } | null): void {
   const refusal = joinRefusal(call);
@@ -199,18 +194,16 @@ function refuseJoin(call: { concluded: boolean; isLive: boolean } | null): void 
 // -------------------------------------------------------------------------------------------------
 
 export async function startCall(deps: CallsDeps, actor: MemberActor, input: { conversationId: string; type: number }) {
-  requireRooms(deps);
   const { db } = deps;
-  const conversation = await db.conversation.findFirst({
-    where: { id: input.conversationId, companyId: actor.company.id },
-    include: { participants: { where: { removed: false }, include: { user: { select: { id: true, name: true } } } } },
-  });
+  const conversation = await conversationForCall(db, actor.company.id, input.conversationId);
   if (!conversation) fail('NOT_FOUND', 'Conversation not found');
   if (!conversation!.participants.some((p) => p.userId === actor.userId)) fail('FORBIDDEN', 'You are not in this conversation');
   const isLive = conversation!.type === CONVERSATION_TYPE.live;
   const callees = isLive ? [] : conversation!.participants.filter((p) => p.userId !== actor.userId);
   const refusal = callStartRefusal({ company: actor.company, callees: callees.map(calleeChannel), isLive });
   if (refusal) fail(refusal.code, refusal.message);
+  // What the request itself cannot do is answered first; then whether this server can hold a call.
+  requireRooms(deps);
   if ((await busyUsers(db, [actor.userId])).size) fail('CONFLICT', M.alreadyInCall);
   if (isLive) {
     const running = await db.call.findFirst({ where: { conversationId: conversation!.id, isLive: true, concluded: false } });
@@ -222,7 +215,7 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
   const busy = await busyUsers(db, callees.map((c) => c.userId));
   const now = deps.clock.now();
   const deadline = new Date(now.getTime() + RING_TIMEOUT_MS);
-  const canRec = (actor.company.settings as { allowCallRecording?: boolean } | null)?.allowCallRecording !== false;
+  const canRec = allowsCallRecording(actor.company.settings);
   const { call, busyMessages } = await db.$transaction(async (tx) => {
     const call = await tx.call.create({
       data: {
@@ -254,7 +247,7 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
     });
     const busyMessages = [];
     for (const c of callees.filter((c) => busy.has(c.userId))) {
-      const info: InfoMessage = { info: 'callBusy', params: { name: c.user.name } };
+      const info: InfoMessage = { info: 'callBusy', params: { name: c.name } };
       busyMessages.push(
         await appendMessage(tx, actor.company.domain, { conversationId: conversation!.id, authorId: null, type: 'info', text: infoText(info), data: info }, now),
       );
@@ -264,10 +257,10 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
 
   for (const m of busyMessages) emitMessage(deps.realtime, m);
   const ref: CallRef = { id: call.id, type: call.type, isLive, conversationId: call.conversationId, domain: actor.company.domain };
-  const caller = { id: actor.userId, name: conversation!.participants.find((p) => p.userId === actor.userId)!.user.name };
+  const caller = { id: actor.userId, name: conversation!.participants.find((p) => p.userId === actor.userId)!.name };
   const participants = await db.callParticipant.findMany({ where: { callId: call.id } });
   for (const c of callees) {
-    const to = { id: c.userId, name: c.user.name };
+    const to = { id: c.userId, name: c.name };
     if (busy.has(c.userId)) {
       deps.realtime.toUser(actor.userId, 'call:signal', signal(ref, 'otherReject', caller, to, 'busy'));
       continue;
@@ -648,6 +641,8 @@ export async function leaveBeforeJoining(deps: CallsDeps, userId: string, callId
       socket.disconnect();
       return { left: true };
     }
+    // Connected to another instance (the call's host): closing it there leaves the call there.
+    deps.realtime.disconnectSocket(p!.connectionId);
   }
   const call = await deps.db.call.findUnique({ where: { id: callId } });
   // The owner giving up before anyone answered is cancelling the call.
@@ -722,7 +717,13 @@ export async function endCall(deps: CallsDeps, callId: string, reason: CallEndRe
   );
   await pushState(deps, callId);
   deps.hub.rooms?.close(callId);
-  for (const socket of deps.hub.sockets.values()) if (participants.some((p) => p.connectionId === socket.id)) socket.disconnect();
+  for (const p of participants) {
+    if (!p.connectionId) continue;
+    const local = deps.hub.sockets.get(p.connectionId);
+    // A call socket on another instance (this request came through a different one) is closed there.
+    if (local) local.disconnect();
+    else deps.realtime.disconnectSocket(p.connectionId);
+  }
   return true;
 }
 
@@ -784,6 +785,9 @@ export async function commandParticipant(deps: CallsDeps, issuerId: string, inpu
     if (socket) {
       await leaveCall(deps, socket, input.callId);
       socket.disconnect();
+    } else {
+      // Their call socket is on the call's host instance: closing it there makes them leave there.
+      deps.realtime.disconnectSocket(target!.connectionId);
     }
   }
   await pushState(deps, input.callId);
@@ -813,25 +817,24 @@ export async function openCallOf(deps: CallsDeps, actor: MemberActor, conversati
   return call ? toState(call) : null;
 }
 
-/** Creates a live room (a conversation of type 4) with its creator in it. */
+/** Creates a live room: the chat makes the conversation (type 4) with its creator in it. */
 export async function createLiveRoom(deps: CallsDeps, actor: MemberActor, title: string) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const conversation = await deps.db.conversation.create({
-        data: {
-          companyId: actor.company.id,
-          type: CONVERSATION_TYPE.live,
-          title,
-          protocol: newProtocol(() => randomInt(0, 10)),
-          creatorId: actor.userId,
-          participants: { create: [{ userId: actor.userId }] },
-        },
-      });
-      return { conversationId: conversation.id };
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'P2002' || attempt >= 3) throw err;
-    }
-  }
+  return createLiveConversation(deps, { companyId: actor.company.id, userId: actor.userId }, title);
+}
+
+/**
+ * An anonymous visitor signed in to an account (identity's mergeAnonymousUser): the calls they
+ * took part in, owned or recorded become the account's. Where both were in the same call, the
+ * account's participation stays (charges name participations by id and keep their history).
+ */
+export async function moveCallRows(tx: Prisma.TransactionClient, fromId: string, toId: string) {
+  await tx.$executeRaw`
+    DELETE FROM "CallParticipant" p WHERE p."userId" = ${fromId}::uuid
+      AND EXISTS (SELECT 1 FROM "CallParticipant" q WHERE q."callId" = p."callId" AND q."userId" = ${toId}::uuid)`;
+  await tx.$executeRaw`UPDATE "CallParticipant" SET "userId" = ${toId}::uuid WHERE "userId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "Call" SET "ownerId" = ${toId}::uuid WHERE "ownerId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "Call" SET "recorderId" = ${toId}::uuid WHERE "recorderId" = ${fromId}::uuid`;
+  await tx.$executeRaw`UPDATE "CallRecording" SET "recorderId" = ${toId}::uuid WHERE "recorderId" = ${fromId}::uuid`;
 }
 
 /** At boot: calls whose worker dies are ended, and so are the calls this instance hosted before it stopped. */

@@ -38,11 +38,11 @@ export interface ChatContext {
  * and anonymous visitors take part in conversations too (they reach the chat without a Member
  * row), so every read and push asks this rather than assuming.
  */
-export const seesComments = (ctx: Pick<ChatContext, 'member'>) =>
+export const seesComments = (ctx: { member: ChatContext['member'] | null }) =>
   !!ctx.member && ctx.member.inviteAccepted && !ctx.member.blocked && !ctx.member.removed;
 
 /** Prisma filter: the messages this caller may see. */
-export const visibleMessages = (ctx: Pick<ChatContext, 'member'>): Prisma.MessageWhereInput => (seesComments(ctx) ? {} : { isComment: false });
+export const visibleMessages = (ctx: { member: ChatContext['member'] | null }): Prisma.MessageWhereInput => (seesComments(ctx) ? {} : { isComment: false });
 
 /** Spec: a blocked plan or a deactivated company stops messages and new chats; admins continue. */
 export function assertMayWork(ctx: ChatContext) {

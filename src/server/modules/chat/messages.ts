@@ -126,8 +126,11 @@ export async function listChanges(ctx: ChatContext, input: z.output<typeof chang
  * re-check and write, and returns what to push. `apply` throwing rolls everything back (the
  * change number too, so numbers stay gapless).
  */
+/** What a change needs of its caller: a person's context, or the server acting for another module. */
+type ChangeContext = Pick<ChatContext, 'db' | 'clock' | 'realtime' | 'storage' | 'company'> & { member: ChatContext['member'] | null };
+
 async function changeMessage(
-  ctx: ChatContext,
+  ctx: ChangeContext,
   conversationId: string,
   messageId: string,
   apply: (tx: Prisma.TransactionClient, message: Message, changeSeq: number) => Promise<Prisma.MessageUpdateInput>,
@@ -152,7 +155,7 @@ async function changeMessage(
 }
 
 /** Who hears about a change: everyone still in the conversation; for comments, members only. */
-async function audience(ctx: ChatContext, conversationId: string, isComment: boolean) {
+async function audience(ctx: ChangeContext, conversationId: string, isComment: boolean) {
   const rows = await ctx.db.participant.findMany({
     where: { conversationId, removed: false, ...(isComment && { user: activeMemberOf(ctx.company.id) }) },
     select: { userId: true },
@@ -190,8 +193,17 @@ export async function deleteMessage(ctx: ChatContext, input: { conversationId: s
   if (found.removed) return toMessage(found);
   if (found.type === 'info') throw removalError(MESSAGE_REMOVAL_CODES.infoMessage, 'BAD_REQUEST');
   if (found.authorId !== ctx.userId && !ctx.member.isAdmin) throw removalError(MESSAGE_REMOVAL_CODES.notAllowed, 'FORBIDDEN');
+  return removeMessageContent(ctx, input.conversationId, input.messageId);
+}
+
+/**
+ * The removal itself, once who may remove was checked: one transaction that empties the message
+ * and deletes its stored object (and thumbnail) unless a forward still shows it. The chat owns
+ * attachments, call recordings included, so this is the one place their objects are deleted.
+ */
+async function removeMessageContent(ctx: ChangeContext, conversationId: string, messageId: string) {
   try {
-    return await changeMessage(ctx, input.conversationId, input.messageId, async (tx, m) => {
+    return await changeMessage(ctx, conversationId, messageId, async (tx, m) => {
       if (m.removed) throw new AlreadyRemoved();
       if (m.fileKey) {
         await lockFileKeys(tx, [m.fileKey]);
@@ -230,13 +242,25 @@ export async function deleteMessage(ctx: ChatContext, input: { conversationId: s
     });
   } catch (err) {
     if (err instanceof AlreadyRemoved) {
-      return toMessage(await ctx.db.message.findUniqueOrThrow({ where: { id: input.messageId }, include: MESSAGE_INCLUDE }));
+      return toMessage(await ctx.db.message.findUniqueOrThrow({ where: { id: messageId }, include: MESSAGE_INCLUDE }));
     }
     throw err;
   }
 }
 
 class AlreadyRemoved extends Error {}
+
+/**
+ * The server removes a message on behalf of another module that already decided who may (calls:
+ * removing a recording). Same path as a person's removal: object deleted, change pushed.
+ */
+export async function removeMessageAsServer(
+  deps: Pick<ChatContext, 'db' | 'clock' | 'realtime' | 'storage'>,
+  company: ChatContext['company'],
+  input: { conversationId: string; messageId: string },
+) {
+  return removeMessageContent({ ...deps, company, member: null }, input.conversationId, input.messageId);
+}
 
 /**
  * Forwards a message to conversations the caller takes part in (encaminhada). Files are shared by

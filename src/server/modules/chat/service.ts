@@ -35,11 +35,14 @@ import { lockFileKeys, unsharedFileKeys } from './files';
 export type { ChatContext } from './context';
 export { toMessage } from './context';
 export { companyStorageUsage } from './files';
+export { removeMessageAsServer } from './messages';
 export type ChatMessage = ChatMessageEvent;
 
 // ---- conversations ------------------------------------------------------------------------------
 
-async function createConversation(ctx: ChatContext, type: number, title: string, userIds: string[]) {
+type Creator = Pick<ChatContext, 'db' | 'clock' | 'userId'> & { company: Pick<ChatContext['company'], 'id'> };
+
+async function createConversation(ctx: Creator, type: number, title: string, userIds: string[]) {
   // A clash of two random 15-digit protocols is unlikely, not impossible: try again.
   for (let attempt = 0; ; attempt++) {
     try {
@@ -90,6 +93,20 @@ export async function startTeam(ctx: ChatContext, input: z.output<typeof startTe
   const others = await activeMembers(ctx, input.userIds.filter((id) => id !== ctx.userId));
   const created = await createConversation(ctx, CONVERSATION_TYPE.teamChat, input.title, others);
   announce(ctx.realtime, [ctx.userId, ...others], created.id);
+  return { conversationId: created.id };
+}
+
+/**
+ * A live room (type 4) with its presenter in it (calls.createLive). The chat owns conversations;
+ * the calls module asks for the room here and runs the call on it.
+ */
+export async function createLiveConversation(
+  deps: Pick<ChatContext, 'db' | 'clock' | 'realtime'>,
+  actor: { companyId: string; userId: string },
+  title: string,
+) {
+  const created = await createConversation({ ...deps, userId: actor.userId, company: { id: actor.companyId } }, CONVERSATION_TYPE.live, title, []);
+  announce(deps.realtime, [actor.userId], created.id);
   return { conversationId: created.id };
 }
 
@@ -290,7 +307,10 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
     UPDATE "Conversation" SET "lastSeq" = "lastSeq" + 1, "lastMessageAt" = ${now}, "updatedAt" = ${now}
     WHERE "id" = ${input.conversationId}::uuid RETURNING "lastSeq", "companyId"`;
   if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
-  const participants = await tx.participant.findMany({ where: { conversationId: input.conversationId, removed: false }, select: { userId: true } });
+  // Raw SQL on this path: every message goes through here, and an ORM call costs its CPU time in
+  // query compilation (about 0.6 ms against 0.2 ms raw, measured by bench/chat-fanout).
+  const participants = await tx.$queryRaw<{ userId: string }[]>`
+    SELECT "userId" FROM "Participant" WHERE "conversationId" = ${input.conversationId}::uuid AND NOT "removed"`;
   const bytes = estimateMessageBytes({ text: input.text, path: `${domain}/${input.conversationId}`, participants: participants.length });
   const fileBytes = input.file?.size ?? 0;
   const created = await tx.message.create({
@@ -320,17 +340,15 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
     },
     include: MESSAGE_INCLUDE,
   });
-  await tx.conversation.update({
-    where: { id: input.conversationId },
-    data: { bytesMessages: { increment: bytes }, ...(fileBytes && { bytesAttachments: { increment: fileBytes } }) },
-  });
-  if (input.authorId) {
-    // The author has received and read what they wrote, and has nothing left to draft.
-    await tx.participant.updateMany({
-      where: { conversationId: input.conversationId, userId: input.authorId },
-      data: { deliveredSeq: created.seq, readSeq: created.seq, draft: null },
-    });
-  }
+  // The conversation's byte counts, and the author's watermarks in one statement: the author has
+  // received and read what they wrote, and has nothing left to draft (no author: no participant row).
+  await tx.$executeRaw`
+    WITH counted AS (
+      UPDATE "Conversation" SET "bytesMessages" = "bytesMessages" + ${bytes}::bigint, "bytesAttachments" = "bytesAttachments" + ${fileBytes}::bigint
+      WHERE "id" = ${input.conversationId}::uuid
+    )
+    UPDATE "Participant" SET "deliveredSeq" = ${created.seq}, "readSeq" = ${created.seq}, "draft" = NULL
+    WHERE "conversationId" = ${input.conversationId}::uuid AND "userId" = ${input.authorId}::uuid`;
   if (input.mentions?.length) {
     await tx.participant.updateMany({
       where: { conversationId: input.conversationId, userId: { in: input.mentions, ...(input.authorId && { not: input.authorId }) }, removed: false },
@@ -363,6 +381,40 @@ export async function postInfoMessage(
   );
   emitMessage(deps.realtime, appended);
   return appended.message;
+}
+
+/** Is this person in the conversation (and not removed)? Calls and others ask here. */
+export async function isActiveParticipant(db: Db, conversationId: string, userId: string): Promise<boolean> {
+  const p = await db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { removed: true } });
+  return !!p && !p.removed;
+}
+
+/**
+ * A conversation of the company with the people in it and how each is reached (relay flags), for
+ * a call to be started on it; null when the company has no such conversation.
+ */
+export async function conversationForCall(db: Db, companyId: string, conversationId: string) {
+  const c = await db.conversation.findFirst({
+    where: { id: conversationId, companyId },
+    select: {
+      id: true,
+      type: true,
+      title: true,
+      participants: { where: { removed: false }, select: { userId: true, whatsapp: true, telegram: true, user: { select: { name: true } } } },
+    },
+  });
+  if (!c) return null;
+  return { id: c.id, type: c.type, title: c.title, participants: c.participants.map((p) => ({ userId: p.userId, name: p.user.name, whatsapp: p.whatsapp, telegram: p.telegram })) };
+}
+
+/**
+ * Of `messageIds`, those still showing their file (not removed). Other modules that keep rows
+ * about a chat attachment (calls: its recordings) read the attachment's life from here.
+ */
+export async function messagesWithFile(db: Db, messageIds: string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await db.message.findMany({ where: { id: { in: messageIds }, removed: false, fileKey: { not: null } }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
 }
 
 // ---- participants -------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { Company, Member, Prisma, User } from '../../../generated/prisma/client';
 import { DEFAULT_GREETING, DEFAULT_GROUPS, DEFAULT_PLAN, DEFAULT_QUEUE, NEW_COMPANY_STORAGE_BYTES } from '../../../shared/constants';
-import { companyBlocksWork, isReservedDomain, memberMayWork, storagePlanGb } from '../../../shared/domain/company';
+import { companyBlocksWork, isReservedDomain, memberMayWork, planFeatures, storagePlanGb } from '../../../shared/domain/company';
 import { defaultContactUs } from '../../../shared/domain/contact-us';
 import { ACCESS_MESSAGES } from '../../../shared/domain/membership';
 import { askToJoin, memberState, type MemberFlags } from '../../../shared/domain/member-lifecycle';
@@ -78,6 +78,8 @@ export async function describeCompany({ db, company, member }: CompanyContext) {
     /** Whether this member may work now (admins continue while blocked). */
     canWork: memberMayWork(company, member),
     rating: { total: company.ratingTotal, count: company.ratingCount },
+    /** Plan flags that switch screens on (sla, kanban, timesheet): the client hides what is off. */
+    features: planFeatures(company.plan),
     storage: { bytes: Number(company.storageBytes), planGb: storagePlanGb(company.storageBytes) },
     me: {
       memberId: member.id,
@@ -158,7 +160,7 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
         const groups = await tx.group.createManyAndReturn({
           data: DEFAULT_GROUPS.map((key) => ({ companyId: created.id, key, name: key })),
         });
-        const queue = await tx.queue.create({
+        await tx.queue.create({
           data: { companyId: created.id, key: DEFAULT_QUEUE.id, name: DEFAULT_QUEUE.name, groups: { create: groups.map((g) => ({ groupId: g.id })) } },
         });
         // The creator serves the default queue through both groups.
@@ -172,7 +174,9 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
             name: p.name,
             type: p.type,
             permissions: p.permissions,
-            queueIds: [queue.id],
+            // No queues = every queue: a list would restrict its members to the queues in it
+            // (Profile.queues), and queues added later would be hidden from everyone.
+            queueIds: [],
           })),
         });
 

@@ -18,6 +18,7 @@ import type { Db } from '../../db/client';
 import type { Mailer } from '../../mail';
 import { passwordResetMail, verificationMail } from '../../mail/templates';
 import type { SmsSender } from '../../sms';
+import { moveCallRows } from '../calls/service';
 import { moveChatRows } from '../chat/service';
 import { hit, LIMITS, RateLimitedError } from './rate-limit';
 import { createSession } from './sessions';
@@ -134,6 +135,7 @@ export async function mergeAnonymousUser(db: Db, fromId: string, toId: string): 
     const targetInvites = new Set((await tx.invite.findMany({ where: { userId: toId }, select: { companyId: true } })).map((i) => i.companyId));
     await tx.invite.updateMany({ where: { userId: fromId, companyId: { notIn: [...targetInvites] } }, data: { userId: toId } });
     await moveChatRows(tx, fromId, toId);
+    await moveCallRows(tx, fromId, toId);
     await tx.user.delete({ where: { id: fromId } });
   });
 }

@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { Prisma } from '../../../generated/prisma/client';
 import { QUEUE_MESSAGES as M, type createGroupInput, type createQueueInput, type updateGroupInput, type updateQueueInput } from '../../../shared/schemas/queues';
+import { PLAN_FEATURE_MESSAGES, planIncludes } from '../../../shared/domain/company';
 import type { CompanyContext } from '../company/service';
 import { readContactUs } from '../settings/service';
 
@@ -92,7 +93,13 @@ export async function getQueue({ db, company }: CompanyContext, queueId: string)
   return presentQueue(q, waiting);
 }
 
+/** A queue can be made an SLA queue only when the plan includes SLA (switching it off is always allowed). */
+function assertSlaAllowed(company: CompanyContext['company'], sla: boolean | undefined) {
+  if (sla && !planIncludes(company.plan, 'sla')) throw new TRPCError({ code: 'FORBIDDEN', message: PLAN_FEATURE_MESSAGES.sla });
+}
+
 export async function createQueue({ db, company }: CompanyContext, input: z.output<typeof createQueueInput>) {
+  assertSlaAllowed(company, input.sla);
   const created = await db.$transaction(async (tx) => {
     await lockQueues(tx, company.id);
     await assertGroupsOfCompany(tx, company.id, input.groupIds);
@@ -115,6 +122,7 @@ export async function createQueue({ db, company }: CompanyContext, input: z.outp
 
 export async function updateQueue(ctx: CompanyContext, input: z.output<typeof updateQueueInput>) {
   const { db, company } = ctx;
+  assertSlaAllowed(company, input.sla);
   await db.$transaction(async (tx) => {
     await lockQueues(tx, company.id);
     const queue = await tx.queue.findFirst({ where: { id: input.queueId, companyId: company.id }, select: { id: true } });

@@ -10,13 +10,27 @@ export interface PushDeps {
   realtime: Realtime;
 }
 
-/** The company's attendants as the queue sees them: active members with their groups. */
+/** Profile code -> the queues it is restricted to (empty: every queue). */
+export async function profileQueues(db: Reader, companyId: string): Promise<Map<string, string[]>> {
+  const rows = await db.profile.findMany({ where: { companyId }, select: { code: true, queueIds: true } });
+  return new Map(rows.map((p) => [p.code, Array.isArray(p.queueIds) ? (p.queueIds as string[]) : []]));
+}
+
+/** The company's attendants as the queue sees them: active members with their groups and their profile's queues. */
 export async function queueViewers(db: Reader, companyId: string): Promise<(QueueViewer & { settings: Record<string, unknown> })[]> {
-  const members = await db.member.findMany({
-    where: { companyId, inviteAccepted: true, blocked: false, removed: false },
-    select: { userId: true, groups: { select: { groupId: true } }, user: { select: { settings: true } } },
-  });
-  return members.map((m) => ({ userId: m.userId, groupIds: m.groups.map((g) => g.groupId), settings: (m.user.settings ?? {}) as Record<string, unknown> }));
+  const [members, queuesOf] = await Promise.all([
+    db.member.findMany({
+      where: { companyId, inviteAccepted: true, blocked: false, removed: false },
+      select: { userId: true, profile: true, groups: { select: { groupId: true } }, user: { select: { settings: true } } },
+    }),
+    profileQueues(db, companyId),
+  ]);
+  return members.map((m) => ({
+    userId: m.userId,
+    groupIds: m.groups.map((g) => g.groupId),
+    queueIds: queuesOf.get(m.profile) ?? [],
+    settings: (m.user.settings ?? {}) as Record<string, unknown>,
+  }));
 }
 
 /** The request as the queue screen lists it. */

@@ -6,15 +6,15 @@
 import type { z } from 'zod';
 import type { Company, Conversation, Member, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
-import { memberMayWork } from '../../../shared/domain/company';
-import { canSeeRequest, queuedRequest } from '../../../shared/domain/queue-visibility';
+import { memberMayWork, planIncludes } from '../../../shared/domain/company';
+import { canSeeRequest, profileAllowsQueue, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
 import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type ServiceRole, type TransitionRefusal } from '../../../shared/domain/service-states';
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, type transferInput } from '../../../shared/schemas/service';
 import { appendMessage } from '../chat/service';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, toQueueRequest } from './events';
-import { afterLeavingQueue, appendInfo, createServiceRequest, emitAll, fail, REQUEST_TYPES, SERVICE_TYPES, withNewProtocol, type ServiceDeps } from './shared';
+import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, REQUEST_TYPES, SERVICE_TYPES, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
 export interface ServiceContext extends ServiceDeps {
@@ -28,9 +28,14 @@ function assertMayWork(ctx: ServiceContext) {
   if (!memberMayWork(ctx.company, ctx.member)) throw fail('FORBIDDEN', M.blocked);
 }
 
-async function myGroupIds(ctx: ServiceContext): Promise<string[]> {
-  const rows = await ctx.db.groupMember.findMany({ where: { memberId: ctx.member.id }, select: { groupId: true } });
-  return rows.map((r) => r.groupId);
+/** This attendant as the queue rule reads them: their groups and their profile's queues. */
+async function myViewer(ctx: ServiceContext): Promise<QueueViewer> {
+  const [rows, profile] = await Promise.all([
+    ctx.db.groupMember.findMany({ where: { memberId: ctx.member.id }, select: { groupId: true } }),
+    ctx.db.profile.findUnique({ where: { companyId_code: { companyId: ctx.company.id, code: ctx.member.profile } }, select: { queueIds: true } }),
+  ]);
+  const queueIds = Array.isArray(profile?.queueIds) ? (profile.queueIds as string[]) : [];
+  return { userId: ctx.user.id, groupIds: rows.map((r) => r.groupId), queueIds };
 }
 
 function rolesIn(ctx: ServiceContext, c: Conversation): ServiceRole[] {
@@ -72,7 +77,7 @@ async function assertParticipantOrAdmin(ctx: ServiceContext, conversationId: str
  * queues with how many of those wait in each.
  */
 export async function listQueue(ctx: ServiceContext, queueId?: string) {
-  const viewer = { userId: ctx.user.id, groupIds: await myGroupIds(ctx) };
+  const viewer = await myViewer(ctx);
   const [waiting, queues] = await Promise.all([
     ctx.db.conversation.findMany({ where: { companyId: ctx.company.id, inQueue: true }, orderBy: [{ queuedAt: 'asc' }, { id: 'asc' }] }),
     ctx.db.queue.findMany({ where: { companyId: ctx.company.id }, orderBy: { createdAt: 'asc' }, select: { id: true, key: true, name: true, active: true } }),
@@ -82,7 +87,8 @@ export async function listQueue(ctx: ServiceContext, queueId?: string) {
   for (const c of visible) if (c.queueId) count.set(c.queueId, (count.get(c.queueId) ?? 0) + 1);
   return {
     requests: await Promise.all(visible.filter((c) => !queueId || c.queueId === queueId).map((c) => toQueueRequest(ctx.db, c, ctx.user.id))),
-    queues: queues.map((q) => ({ ...q, waiting: count.get(q.id) ?? 0 })),
+    // A profile restricted to some queues shows only those.
+    queues: queues.filter((q) => profileAllowsQueue(viewer.queueIds, q.id)).map((q) => ({ ...q, waiting: count.get(q.id) ?? 0 })),
     total: visible.length,
   };
 }
@@ -95,7 +101,7 @@ export async function listQueue(ctx: ServiceContext, queueId?: string) {
 export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   assertMayWork(ctx);
   const c = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id } });
-  const viewer = { userId: ctx.user.id, groupIds: await myGroupIds(ctx) };
+  const viewer = await myViewer(ctx);
   // A request this attendant cannot see does not exist for them.
   if (!c || !REQUEST_TYPES.includes(c.type) || !canSeeRequest(viewer, queuedRequest(c))) throw fail('NOT_FOUND', M.requestNotFound);
   if (!c.inQueue) throw fail('CONFLICT', M.alreadyTaken);
@@ -306,7 +312,12 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
       transfer: REQUEST_TYPES.includes(c.type) && can('transfer'),
       conclude: can('conclude'),
       reopen: can('reopen'),
-      proposeSla: REQUEST_TYPES.includes(c.type) && (roles.includes('responsible') || roles.includes('admin')) && c.state !== CONVERSATION_STATE.concluded,
+      proposeSla:
+        planIncludes(ctx.company.plan, 'sla') &&
+        REQUEST_TYPES.includes(c.type) &&
+        (roles.includes('responsible') || roles.includes('admin')) &&
+        c.state !== CONVERSATION_STATE.concluded,
+      timesheet: planIncludes(ctx.company.plan, 'timesheet'),
     },
   };
 }
@@ -315,6 +326,7 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
 
 /** Proposes a conclusion date (propostaSLA): a proposal message the customer answers. */
 export async function proposeSla(ctx: ServiceContext, conversationId: string, offerDate: Date) {
+  assertPlanFeature(ctx.company, 'sla');
   assertMayWork(ctx);
   const c = await serviceConversation(ctx, conversationId);
   const roles = rolesIn(ctx, c);
@@ -353,6 +365,7 @@ export async function proposeSla(ctx: ServiceContext, conversationId: string, of
  * SLA column, soonest due first. Admins see all; attendants the ones they take part in.
  */
 export async function slaBoard(ctx: ServiceContext) {
+  assertPlanFeature(ctx.company, 'kanban');
   const now = ctx.clock.now();
   const weekAgo = new Date(now.getTime() - 7 * 24 * 3_600_000);
   const rows = await ctx.db.conversation.findMany({
@@ -504,7 +517,7 @@ export async function openLinkedTicket(ctx: ServiceContext, input: z.output<type
 export async function waitingPerAttendant(db: ServiceDeps['db'], companyId: string) {
   const [viewers, waiting] = await Promise.all([
     queueViewers(db, companyId),
-    db.conversation.findMany({ where: { companyId, inQueue: true }, select: { queueGroupIds: true, queueUserId: true } }),
+    db.conversation.findMany({ where: { companyId, inQueue: true }, select: { queueGroupIds: true, queueUserId: true, queueId: true } }),
   ]);
   const result: { userId: string; waiting: number; settings: Record<string, unknown> }[] = [];
   for (const v of viewers) {

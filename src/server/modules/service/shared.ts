@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { Company, Conversation, Prisma, Queue, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
-import { companyBlocksWork } from '../../../shared/domain/company';
+import { companyBlocksWork, PLAN_FEATURE_MESSAGES, planIncludes, type PlanFeature } from '../../../shared/domain/company';
 import { fillGreeting } from '../../../shared/domain/greeting';
 import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
 import { newProtocol } from '../../../shared/domain/protocol';
@@ -26,6 +26,11 @@ export interface ServiceDeps {
 }
 
 export const fail = (code: TRPCError['code'], message: string) => new TRPCError({ code, message });
+
+/** Plan flags sla / kanban / timesheet: their procedures refuse when the company's plan lacks them. */
+export function assertPlanFeature(company: Pick<Company, 'plan'>, feature: PlanFeature): void {
+  if (!planIncludes(company.plan, feature)) throw fail('FORBIDDEN', PLAN_FEATURE_MESSAGES[feature]);
+}
 
 /** Request types served through queues: a direct request (avulso) and a ticket (chamado). */
 export const REQUEST_TYPES: readonly number[] = [CONVERSATION_TYPE.single, CONVERSATION_TYPE.ticket];
@@ -109,7 +114,7 @@ export async function createServiceRequest(deps: ServiceDeps, req: NewRequest) {
     const appended = [await appendInfo(tx, company.domain, conversation.id, { info: 'greeting', params: { text: greeting } }, now)];
     if (req.text) appended.push(await appendMessage(tx, company.domain, { conversationId: conversation.id, authorId: customer.id, clientId: 'request', text: req.text }, now));
     const toNotify = (await queueViewers(tx, company.id)).filter(
-      (v) => v.userId !== customer.id && v.settings.playNotificationFila !== false && canSeeRequest(v, { groupIds, queueUserId: null }),
+      (v) => v.userId !== customer.id && v.settings.playNotificationFila !== false && canSeeRequest(v, { groupIds, queueUserId: null, queueId: queue.id }),
     );
     const notifications = await createNotifications(
       tx,

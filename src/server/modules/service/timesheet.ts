@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { SERVICE_MESSAGES as M, type addTimeInput } from '../../../shared/schemas/service';
-import { fail } from './shared';
+import { assertPlanFeature, fail } from './shared';
 import type { ServiceContext } from './service';
 
 /** Members who take part in the conversation (or admins) keep and read its timesheet. */
@@ -16,6 +16,7 @@ async function conversationOfCompany(ctx: ServiceContext, conversationId: string
 
 /** /chat/{id}/timesheet: the time entries of a conversation, oldest first, with the total per person. */
 export async function listTimesheet(ctx: ServiceContext, conversationId: string) {
+  assertPlanFeature(ctx.company, 'timesheet');
   await conversationOfCompany(ctx, conversationId);
   const entries = await ctx.db.timesheetEntry.findMany({ where: { conversationId }, orderBy: [{ startedAt: 'asc' }, { createdAt: 'asc' }] });
   const users = await ctx.db.user.findMany({ where: { id: { in: [...new Set(entries.map((e) => e.userId))] } }, select: { id: true, name: true } });
@@ -38,6 +39,7 @@ export async function listTimesheet(ctx: ServiceContext, conversationId: string)
 }
 
 export async function addTime(ctx: ServiceContext, input: z.output<typeof addTimeInput>) {
+  assertPlanFeature(ctx.company, 'timesheet');
   const c = await conversationOfCompany(ctx, input.conversationId);
   const entry = await ctx.db.timesheetEntry.create({
     data: { companyId: ctx.company.id, conversationId: c.id, userId: ctx.user.id, startedAt: input.startedAt, minutes: input.minutes, description: input.description },
@@ -47,6 +49,7 @@ export async function addTime(ctx: ServiceContext, input: z.output<typeof addTim
 
 /** One's own entries; admins any of the company's. */
 export async function removeTime(ctx: ServiceContext, entryId: string) {
+  assertPlanFeature(ctx.company, 'timesheet');
   const { count } = await ctx.db.timesheetEntry.deleteMany({
     where: { id: entryId, companyId: ctx.company.id, ...(ctx.member.isAdmin ? {} : { userId: ctx.user.id }) },
   });

@@ -1,4 +1,4 @@
-import { contactUsInput, greetingInput, publicPageInput } from '../../../shared/schemas/company';
+import { callSettingsInput, contactUsInput, greetingInput, publicPageInput } from '../../../shared/schemas/company';
 import { additionalFieldIdInput, createAdditionalFieldInput, updateAdditionalFieldInput } from '../../../shared/schemas/profiles';
 import { adminProcedure, router } from '../../trpc';
 import * as settings from './service';
@@ -8,6 +8,8 @@ export const settingsRouter = router({
   updatePublicPage: adminProcedure.input(publicPageInput).mutation(({ ctx, input }) => settings.updatePublicPage(ctx, input)),
   greeting: adminProcedure.query(({ ctx }) => settings.readGreeting(ctx)),
   updateGreeting: adminProcedure.input(greetingInput).mutation(({ ctx, input }) => settings.updateGreeting(ctx, input.greeting)),
+  callSettings: adminProcedure.query(({ ctx }) => settings.readCallSettings(ctx)),
+  updateCallSettings: adminProcedure.input(callSettingsInput).mutation(({ ctx, input }) => settings.updateCallSettings(ctx, input)),
   companyAccount: adminProcedure.query(({ ctx }) => settings.companyAccount(ctx)),
   contactUs: adminProcedure.query(({ ctx }) => settings.readContactUs(ctx)),
   updateContactUs: adminProcedure.input(contactUsInput).mutation(({ ctx, input }) => settings.updateContactUs(ctx, input)),

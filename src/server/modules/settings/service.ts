@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { AdditionalField } from '../../../generated/prisma/client';
 import { DEFAULT_GREETING } from '../../../shared/constants';
-import { cleanSocialNetworks, companyBlocksWork, storagePlanGb } from '../../../shared/domain/company';
+import { allowsCallRecording, cleanSocialNetworks, companyBlocksWork, storagePlanGb } from '../../../shared/domain/company';
 import { defaultContactUs, type ContactUsSettings } from '../../../shared/domain/contact-us';
 import { COMPANY_MESSAGES as M, type contactUsInput, type publicPageInput } from '../../../shared/schemas/company';
 import type { createAdditionalFieldInput, updateAdditionalFieldInput } from '../../../shared/schemas/profiles';
@@ -40,6 +40,16 @@ export async function updateGreeting({ db, company }: CompanyContext, greeting: 
   // Read-modify-write of one JSON key: merge in SQL so a concurrent change to another key survives.
   await db.$executeRaw`UPDATE "Company" SET settings = settings || jsonb_build_object('greeting', ${greeting}::text), "updatedAt" = now() WHERE id = ${company.id}::uuid`;
   return { greeting };
+}
+
+export function readCallSettings({ company }: CompanyContext) {
+  return { allowCallRecording: allowsCallRecording(company.settings) };
+}
+
+/** configuracoes.allowCallRecording: calls started afterwards get canRec from it, and recording checks it. */
+export async function updateCallSettings({ db, company }: CompanyContext, input: { allowCallRecording: boolean }) {
+  await db.$executeRaw`UPDATE "Company" SET settings = settings || jsonb_build_object('allowCallRecording', ${input.allowCallRecording}::boolean), "updatedAt" = now() WHERE id = ${company.id}::uuid`;
+  return { allowCallRecording: input.allowCallRecording };
 }
 
 export function companyAccount({ company }: CompanyContext) {

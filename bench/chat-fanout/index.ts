@@ -1,0 +1,292 @@
+/**
+ * chat-fanout: 1,000 authenticated Socket.IO clients in 200 conversations of 5, messages sent
+ * through tRPC (chat.send) at stepped rates until p99 delivery (send call -> the event on every
+ * participant's socket) passes 100 ms. Baselines in the same run: a bare Socket.IO relay with no
+ * database (the transport's ceiling) and the raw single-row INSERT rate into the same PostgreSQL.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { pgConnectionFields } from '../../src/server/db/url';
+import { createSession, SESSION_COOKIE } from '../../src/server/modules/identity/sessions';
+import { startBenchServer, type BenchServer } from '../lib/server';
+import { fmt, ratio, sampleProcess, summarize, type Benchmark, type ProcessSample, type Summary, type Table } from '../lib/stats';
+import type { Conv, FromClient, ToClient } from './clients';
+import { startRelay } from './relay';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const TARGET = { rate: 1000, p99: 50 };
+const LIMIT_P99 = 100;
+
+interface Plan {
+  users: number;
+  conversations: number;
+  processes: number;
+  steps: number[];
+  stepMs: number;
+  drainMs: number;
+  insertMs: number;
+  warmupMs: number;
+  relay?: boolean;
+}
+class SkipRelay extends Error {}
+const FULL: Plan = { users: 1000, conversations: 200, processes: 4, steps: [25, 50, 100, 250, 500, 1000, 1500, 2000, 3000, 4000, 6000], stepMs: 8000, drainMs: 5000, insertMs: 5000, warmupMs: 3000 };
+const QUICK: Plan = { users: 50, conversations: 10, processes: 2, steps: [20, 50], stepMs: 1000, drainMs: 10000, insertMs: 500, warmupMs: 0 };
+
+interface StepResult {
+  target: number;
+  achieved: number;
+  latency: Summary;
+  http: Summary;
+  sent: number;
+  failed: number;
+  shed: number;
+  lost: number;
+  server: ProcessSample;
+  firstError?: string;
+}
+
+/** 1 company, `users` members, conversations of 5 (team chats), a session per member. */
+async function seed(server: BenchServer, plan: Plan) {
+  const db = server.db;
+  const userIds = Array.from({ length: plan.users }, () => randomUUID());
+  await db.user.createMany({ data: userIds.map((id, i) => ({ id, name: `Bench User ${i}`, email: `bench-${i}-${id.slice(0, 8)}@example.test` })) });
+  const domain = `bench${Date.now().toString(36)}`;
+  const company = await db.company.create({ data: { domain, name: 'Bench Company', creatorId: userIds[0]! } });
+  const now = new Date();
+  await db.member.createMany({
+    data: userIds.map((userId, i) => ({ companyId: company.id, userId, isAdmin: i === 0, profile: i === 0 ? 'A01' : 'M01', inviteAccepted: true, joinedAt: now })),
+  });
+  const per = plan.users / plan.conversations;
+  const convs = Array.from({ length: plan.conversations }, (_, i) => ({ id: randomUUID(), members: userIds.slice(i * per, (i + 1) * per) }));
+  await db.conversation.createMany({
+    data: convs.map((c, i) => ({ id: c.id, companyId: company.id, type: 3, state: 1, title: `Team ${i}`, protocol: `8${String(Date.now()).slice(-8)}${String(i).padStart(6, '0')}`, creatorId: c.members[0] })),
+  });
+  await db.participant.createMany({ data: convs.flatMap((c) => c.members.map((userId) => ({ conversationId: c.id, userId, joinedAt: now }))) });
+  const cookies = new Map<string, string>();
+  for (let i = 0; i < userIds.length; i += 50) {
+    await Promise.all(
+      userIds.slice(i, i + 50).map(async (id) => cookies.set(id, `${SESSION_COOKIE}=${(await createSession(db, id, { userAgent: 'bench' }, now)).token}`)),
+    );
+  }
+  const conversations: Conv[] = convs.map((c) => ({ id: c.id, members: c.members.map((userId) => ({ userId, cookie: cookies.get(userId)! })) }));
+  return { domain, conversations };
+}
+
+class Clients {
+  private children: ChildProcess[] = [];
+  private waiting = new Map<ChildProcess, (m: FromClient) => void>();
+
+  constructor(n: number) {
+    for (let i = 0; i < n; i++) {
+      const child = fork(path.join(here, 'clients.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      child.on('message', (m: FromClient) => {
+        const w = this.waiting.get(child);
+        this.waiting.delete(child);
+        w?.(m);
+      });
+      child.on('exit', (code) => {
+        const w = this.waiting.get(child);
+        if (w && code !== 0) w({ type: 'stepDone', latencies: [], httpLatencies: [], sent: 0, completed: 0, failed: 0, shed: 0, lost: 0, firstError: `client process exited with ${code}` });
+      });
+      this.children.push(child);
+    }
+  }
+
+  /** Sends each child its message and waits for all answers. */
+  async all<T extends FromClient>(messages: ToClient[] | ((i: number) => ToClient)): Promise<T[]> {
+    return Promise.all(
+      this.children.map(
+        (child, i) =>
+          new Promise<T>((resolve) => {
+            this.waiting.set(child, resolve as (m: FromClient) => void);
+            child.send(typeof messages === 'function' ? messages(i) : messages[i]!);
+          }),
+      ),
+    );
+  }
+
+  async close() {
+    await Promise.all(
+      this.children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.send({ type: 'close' } satisfies ToClient);
+          }),
+      ),
+    );
+  }
+}
+
+/** Connects the clients to `url` and steps the rate up until p99 passes the limit. */
+async function stepped(plan: Plan, mode: 'app' | 'relay', url: string, domain: string, conversations: Conv[], log: (m: string) => void) {
+  const clients = new Clients(plan.processes);
+  try {
+    const slices = Array.from({ length: plan.processes }, (_, i) => conversations.filter((_, j) => j % plan.processes === i));
+    const ready = await clients.all<Extract<FromClient, { type: 'ready' }>>((i) => ({ type: 'init', mode, url, domain, conversations: slices[i]! }));
+    log(`${mode}: ${ready.reduce((a, r) => a + r.sockets, 0)} sockets connected from ${plan.processes} processes`);
+    // JIT, pools and prepared statements warm up before anything is recorded.
+    if (plan.warmupMs) await clients.all(() => ({ type: 'step', rate: 50 / plan.processes, durationMs: plan.warmupMs, drainMs: plan.drainMs }));
+    const results: StepResult[] = [];
+    for (const target of plan.steps) {
+      const sampler = sampleProcess();
+      const done = await clients.all<Extract<FromClient, { type: 'stepDone' }>>(() => ({ type: 'step', rate: target / plan.processes, durationMs: plan.stepMs, drainMs: plan.drainMs }));
+      const server = sampler.stop();
+      const latencies = done.flatMap((d) => d.latencies);
+      const lost = done.reduce((a, d) => a + d.lost, 0);
+      const failed = done.reduce((a, d) => a + d.failed, 0);
+      const shed = done.reduce((a, d) => a + d.shed, 0);
+      // A message that never reached everyone is slower than any limit: it counts in the percentiles.
+      const withMissing = [...latencies, ...Array<number>(lost + failed + shed).fill(Infinity)];
+      const r: StepResult = {
+        target,
+        achieved: latencies.length / (plan.stepMs / 1000),
+        latency: summarize(withMissing),
+        http: summarize(done.flatMap((d) => d.httpLatencies)),
+        sent: done.reduce((a, d) => a + d.sent, 0),
+        failed,
+        shed,
+        lost,
+        server,
+        firstError: done.find((d) => d.firstError)?.firstError,
+      };
+      results.push(r);
+      log(`${mode} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (HTTP answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}% (${fmt((server.cpuPct * 10) / r.achieved, 2)} ms/msg)${r.firstError ? `, error: ${r.firstError}` : ''}`);
+      if (!(r.latency.p99 <= LIMIT_P99)) break;
+    }
+    return results;
+  } finally {
+    await clients.close();
+  }
+}
+
+/** Raw single-row INSERTs of a message-sized row, autocommit, over as many connections as the app's pool. */
+async function rawInserts(url: string, ms: number, connections = 10) {
+  const text = 'Bom dia! Segue a atualização do pedido: a entrega sai amanhã de manhã, confirmo por aqui.';
+  const setup = new pg.Client(pgConnectionFields(url));
+  await setup.connect();
+  await setup.query(`CREATE TABLE bench_insert (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), "conversationId" uuid NOT NULL, seq int NOT NULL,
+    "authorId" uuid, "clientId" text, type text NOT NULL DEFAULT 'texto', text text NOT NULL, bytes int NOT NULL, "createdAt" timestamptz NOT NULL DEFAULT now())`);
+  await setup.end();
+  const latencies: number[] = [];
+  const end = performance.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async (_, c) => {
+      const client = new pg.Client(pgConnectionFields(url));
+      await client.connect();
+      let seq = 0;
+      const conv = randomUUID();
+      while (performance.now() < end) {
+        const s = performance.now();
+        await client.query('INSERT INTO bench_insert ("conversationId", seq, "authorId", "clientId", text, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [conv, ++seq, conv, `c${c}-${seq}`, text, text.length]);
+        latencies.push(performance.now() - s);
+      }
+      await client.end();
+    }),
+  );
+  return { rate: latencies.length / ((performance.now() - t0) / 1000), latency: summarize(latencies) };
+}
+
+/** Server CPU time per delivered message (the step's CPU share over its delivered rate). */
+const cpuPerMessage = (s: StepResult) => (s.server.cpuPct * 10) / s.achieved;
+
+/** The highest step whose p99 stayed within the limit: what the system sustains. */
+const sustained = (steps: StepResult[]) => steps.filter((s) => s.latency.p99 <= LIMIT_P99 && s.lost + s.failed + s.shed === 0).at(-1);
+
+const bench: Benchmark = {
+  name: 'chat-fanout',
+  description: 'messages through tRPC to 5-person conversations over Socket.IO, stepped until p99 > 100 ms',
+  async run({ quick, log }) {
+    const plan = { ...(quick ? QUICK : FULL) };
+    // For profiling one step: BENCH_FANOUT_STEPS=1000 BENCH_FANOUT_USERS=1000 npm run bench -- chat-fanout
+    if (process.env.BENCH_FANOUT_STEPS) plan.steps = process.env.BENCH_FANOUT_STEPS.split(',').map(Number);
+    if (process.env.BENCH_FANOUT_USERS) {
+      plan.users = Number(process.env.BENCH_FANOUT_USERS);
+      plan.conversations = plan.users / 5;
+    }
+    if (process.env.BENCH_FANOUT_NO_RELAY) plan.relay = false;
+    const server = await startBenchServer();
+    let app: StepResult[];
+    let relay: StepResult[];
+    let inserts: Awaited<ReturnType<typeof rawInserts>>;
+    try {
+      const { domain, conversations } = await seed(server, plan);
+      log(`seeded ${plan.users} users in ${plan.conversations} conversations`);
+      inserts = await rawInserts(server.database.url, plan.insertMs);
+      log(`raw INSERT: ${fmt(inserts.rate, 0)}/s`);
+      app = await stepped(plan, 'app', server.url, domain, conversations, log);
+      const stored = await server.db.message.count();
+      log(`app stored ${stored} messages`);
+    } finally {
+      await server.close();
+    }
+    const r = await startRelay();
+    try {
+      if (plan.relay === false) throw new SkipRelay();
+      // Same conversations and cookies; the relay ignores who sends.
+      const conversations: Conv[] = Array.from({ length: plan.conversations }, () => ({
+        id: randomUUID(),
+        members: Array.from({ length: plan.users / plan.conversations }, () => ({ userId: randomUUID(), cookie: '' })),
+      }));
+      relay = await stepped(plan, 'relay', r.url, '', conversations, log);
+    } catch (err) {
+      if (!(err instanceof SkipRelay)) throw err;
+      relay = [];
+    } finally {
+      await r.close();
+    }
+
+    const appBest = sustained(app);
+    const relayBest = sustained(relay);
+    const atTarget = app.find((s) => s.target === TARGET.rate);
+    const row = (kind: string, s: StepResult) => [
+      kind,
+      s.target,
+      fmt(s.achieved, 0),
+      fmt(s.latency.p50),
+      fmt(s.latency.p95),
+      fmt(s.latency.p99),
+      fmt(s.http.p50),
+      s.lost + s.failed + s.shed,
+      fmt(s.server.cpuPct, 0),
+      fmt(cpuPerMessage(s), 2),
+      fmt(s.server.rssMaxMb, 0),
+    ];
+    const steps: Table = {
+      title: `chat-fanout: ${plan.users} sockets, ${plan.conversations} conversations of ${plan.users / plan.conversations}, ${plan.processes} client processes, ${plan.stepMs / 1000} s per step`,
+      columns: ['server', 'target msg/s', 'delivered msg/s', 'p50 ms', 'p95 ms', 'p99 ms', 'send answer p50 ms', 'late/lost', 'server CPU %', 'server CPU ms/msg', 'server RSS MB'],
+      rows: [...app.map((s) => row('app (tRPC + Postgres)', s)), ...relay.map((s) => row('bare Socket.IO relay', s))],
+    };
+    const summary: Table = {
+      title: 'chat-fanout: against the baselines and the target',
+      columns: ['measure', 'value', 'baseline', 'ratio'],
+      rows: [
+        ['sustained msg/s (p99 <= 100 ms), app vs bare relay', fmt(appBest?.achieved ?? 0, 0), fmt(relayBest?.achieved ?? 0, 0), ratio(appBest?.achieved ?? 0, relayBest?.achieved ?? NaN)],
+        ['sustained msg/s, app vs raw single-row INSERT/s (10 conns)', fmt(appBest?.achieved ?? 0, 0), fmt(inserts.rate, 0), ratio(appBest?.achieved ?? 0, inserts.rate)],
+        [`p99 at ${TARGET.rate} msg/s vs target ${TARGET.p99} ms`, atTarget ? fmt(atTarget.latency.p99) : 'not reached', String(TARGET.p99), atTarget ? ratio(atTarget.latency.p99, TARGET.p99) : '-'],
+        ['p50 at the sustained step, app vs relay (ms)', fmt(appBest?.latency.p50 ?? NaN), fmt(relay.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN), ratio(appBest?.latency.p50 ?? NaN, relay.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN)],
+      ],
+    };
+    const met = !!atTarget && atTarget.latency.p99 < TARGET.p99 && atTarget.lost + atTarget.failed + atTarget.shed === 0;
+    return {
+      tables: [steps, summary],
+      summary: {
+        target: TARGET,
+        targetMet: met,
+        sustainedApp: appBest?.achieved ?? 0,
+        sustainedRelay: relayBest?.achieved ?? 0,
+        rawInsertsPerSecond: inserts.rate,
+        rawInsertLatency: inserts.latency,
+        app,
+        relay,
+      },
+      notes: [`Target (${TARGET.rate} msg/s with p99 < ${TARGET.p99} ms): ${met ? 'met' : 'NOT met'}. Clients and server share the machine's cores.`],
+    };
+  },
+};
+export default bench;

@@ -1,0 +1,182 @@
+/**
+ * cold-start: `npm start` to /healthz 200 on embedded defaults (a fresh data directory: initdb and
+ * every migration; then a restart on that data), and the JavaScript a browser downloads to show
+ * /i/recent, gzip, with the code-split chunks it fetched. Baselines: `node -e` of an empty
+ * Express server (the floor of starting Node at all), and the whole client bundle.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { launchBrowser } from '../../tests/helpers/browser';
+import { SESSION_COOKIE } from '../../src/server/modules/identity/sessions';
+import { freshDatabase } from '../lib/db';
+import { usersWithSessions } from '../lib/http';
+import { freePort, startBenchServer } from '../lib/server';
+import { fmt, ratio, type Benchmark } from '../lib/stats';
+
+const ASSETS = path.resolve('dist/client/assets');
+
+/** Spawns `cmd` in its own process group and times it until GET /healthz answers 200. */
+async function timeToHealthy(cmd: string, args: string[], env: Record<string, string | undefined>, port: number, timeoutMs: number) {
+  const t0 = performance.now();
+  const child = spawn(cmd, args, { env: env as NodeJS.ProcessEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited with ${child.exitCode}:\n${output}`);
+      if (performance.now() - t0 > timeoutMs) throw new Error(`${cmd} ${args.join(' ')}: no /healthz 200 within ${timeoutMs} ms:\n${output}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) return { ms: performance.now() - t0, child };
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  } catch (err) {
+    await stopGroup(child);
+    throw err;
+  }
+}
+
+/** SIGTERM to the process group we started (npm, node, embedded postgres), SIGKILL if it lingers. */
+async function stopGroup(child: ChildProcess) {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  }, 20_000);
+  await exited;
+  clearTimeout(timer);
+  // The group outlives npm by a moment while node and postgres finish shutting down.
+  for (let i = 0; i < 400; i++) {
+    try {
+      process.kill(-child.pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function baseEnv(port: number, dataDir: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  delete env.DATABASE_URL;
+  delete env.npm_config_prefix;
+  return env;
+}
+
+const gz = (file: string) => zlib.gzipSync(fs.readFileSync(file)).length;
+
+/** The scripts Chromium fetched to render /i/recent for a signed-in member. */
+async function initialJs() {
+  const server = await startBenchServer();
+  const browser = await launchBrowser();
+  try {
+    const [me] = await usersWithSessions(server.db, 1, 'Ana Inicial');
+    const company = await server.db.company.create({ data: { domain: `cs${Date.now().toString(36)}`, name: 'Cold Start', creatorId: me!.id } });
+    await server.db.member.create({ data: { companyId: company.id, userId: me!.id, isAdmin: true, profile: 'A01', inviteAccepted: true, joinedAt: new Date() } });
+    await server.db.user.update({ where: { id: me!.id }, data: { defaultCompanyId: company.id } });
+    const context = await browser.newContext();
+    const url = new URL(server.url);
+    await context.addCookies([{ name: SESSION_COOKIE, value: me!.cookie.split('=')[1]!, domain: url.hostname, path: '/' }]);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script' && r.url().includes('/assets/')) scripts.push(path.basename(new URL(r.url()).pathname));
+    });
+    await page.goto(`${server.url}/i/recent`, { waitUntil: 'networkidle' });
+    const landedOn = new URL(page.url()).pathname;
+    const entry = (fs.readFileSync(path.resolve('dist/client/index.html'), 'utf8').match(/<script[^>]+src="\/assets\/([^"]+)"/) ?? [])[1];
+    return { landedOn, entry, chunks: [...new Set(scripts)].map((name) => ({ name, raw: fs.statSync(path.join(ASSETS, name)).size, gzip: gz(path.join(ASSETS, name)) })) };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+const bench: Benchmark = {
+  name: 'cold-start',
+  description: 'npm start to /healthz 200, and the initial JavaScript of /i/recent',
+  async run({ quick, log }) {
+    const rows: (string | number)[][] = [];
+    const timings: Record<string, number> = {};
+
+    // Baseline: Node plus an empty Express app answering /healthz.
+    const basePort = await freePort();
+    const empty = `const e=require('express');const a=e();a.get('/healthz',(q,r)=>r.send('ok'));a.listen(${basePort},'127.0.0.1')`;
+    const base = await timeToHealthy(process.execPath, ['-e', empty], { ...process.env }, basePort, 30_000);
+    await stopGroup(base.child);
+    timings.emptyExpress = base.ms;
+    log(`empty Express: ${fmt(base.ms, 0)} ms`);
+
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atende-cold-'));
+    // Run as root, embedded PostgreSQL initialises its directory as another user: let it in.
+    fs.chmodSync(dataDir, 0o755);
+    try {
+      if (!quick) {
+        // The embedded defaults, as a first-time user gets them: initdb + migrations, then a restart.
+        const pgPort = String(await freePort());
+        for (const [key, label] of [
+          ['firstStart', 'npm start, embedded defaults, fresh data dir (initdb + migrations)'],
+          ['restart', 'npm start, embedded defaults, restart on that data'],
+        ] as const) {
+          const port = await freePort();
+          const r = await timeToHealthy('npm', ['start'], { ...baseEnv(port, dataDir), EMBEDDED_PG_PORT: pgPort }, port, 180_000);
+          await stopGroup(r.child);
+          timings[key] = r.ms;
+          rows.push([label, fmt(r.ms, 0), ratio(r.ms, base.ms)]);
+          log(`${label}: ${fmt(r.ms, 0)} ms`);
+        }
+      }
+      // Against an already-migrated external database: the app's own boot, without PostgreSQL's.
+      const db = await freshDatabase();
+      try {
+        const port = await freePort();
+        const r = await timeToHealthy('npm', ['start'], { ...baseEnv(port, dataDir), DATABASE_URL: db.url }, port, 60_000);
+        await stopGroup(r.child);
+        timings.externalDb = r.ms;
+        rows.push(['npm start, DATABASE_URL (migrated), same data dir', fmt(r.ms, 0), ratio(r.ms, base.ms)]);
+        log(`external database: ${fmt(r.ms, 0)} ms`);
+      } finally {
+        await db.drop();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    rows.push(['baseline: node -e, empty Express app', fmt(base.ms, 0), '1.00x']);
+
+    const js = await initialJs();
+    const all = fs.readdirSync(ASSETS).filter((f) => f.endsWith('.js'));
+    const whole = { raw: all.reduce((a, f) => a + fs.statSync(path.join(ASSETS, f)).size, 0), gzip: all.reduce((a, f) => a + gz(path.join(ASSETS, f)), 0) };
+    const initial = { raw: js.chunks.reduce((a, c) => a + c.raw, 0), gzip: js.chunks.reduce((a, c) => a + c.gzip, 0) };
+    const kb = (n: number) => fmt(n / 1024);
+    return {
+      tables: [
+        { title: 'cold-start: to /healthz 200', columns: ['start', 'ms', 'vs empty Express'], rows },
+        {
+          title: `cold-start: JavaScript fetched to render /i/recent (landed on ${js.landedOn}), gzip -9 of the built files`,
+          columns: ['chunk', 'KiB', 'KiB gzip'],
+          rows: [
+            ...js.chunks.sort((a, b) => b.gzip - a.gzip).map((c) => [c.name + (c.name === js.entry ? ' (entry)' : ''), kb(c.raw), kb(c.gzip)]),
+            [`initial total (${js.chunks.length} chunks)`, kb(initial.raw), kb(initial.gzip)],
+            [`baseline: whole bundle (${all.length} chunks)`, kb(whole.raw), kb(whole.gzip)],
+            ['initial / whole', ratio(initial.raw, whole.raw), ratio(initial.gzip, whole.gzip)],
+          ],
+        },
+      ],
+      summary: { timingsMs: timings, initialJs: { ...initial, landedOn: js.landedOn, chunks: js.chunks }, wholeBundle: { ...whole, chunks: all.length } },
+    };
+  },
+};
+export default bench;

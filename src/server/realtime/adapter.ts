@@ -1,0 +1,58 @@
+/**
+ * The Socket.IO adapter chosen by config: how instances of the app hand each other emits to rooms,
+ * `fetchSockets`, `socketsJoin` and `disconnectSockets`. Off-the-shelf adapters only (no home-made
+ * bus): Redis pub/sub, or PostgreSQL LISTEN/NOTIFY on the app's own database. With neither, the
+ * in-memory default serves one instance.
+ */
+import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
+import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
+import pg from 'pg';
+import { createClient } from 'redis';
+import type { Config } from '../config';
+import { pgConnectionFields } from '../db/url';
+import type { Logger } from '../logger';
+
+export interface SocketAdapter {
+  kind: Config['realtime']['adapter']['kind'];
+  /** What `io.adapter()` takes; undefined keeps Socket.IO's in-memory adapter. */
+  factory: ReturnType<typeof createRedisAdapter> | ReturnType<typeof createPostgresAdapter> | undefined;
+  /** Closes the connections the adapter holds (after io.close()). */
+  close(): Promise<void>;
+}
+
+/** How long an instance waits for the others to answer a fetchSockets before giving up. */
+const REQUESTS_TIMEOUT_MS = 5_000;
+
+export async function createSocketAdapter(config: Config['realtime']['adapter'], databaseUrl: string, logger: Logger): Promise<SocketAdapter> {
+  if (config.kind === 'redis') {
+    const pub = createClient({ url: config.url });
+    const sub = pub.duplicate();
+    // A lost Redis connection is retried by the client; it must never crash the process.
+    const onError = (err: unknown) => logger.warn({ err }, 'socket adapter: Redis connection error');
+    pub.on('error', onError);
+    sub.on('error', onError);
+    await Promise.all([pub.connect(), sub.connect()]);
+    return {
+      kind: 'redis',
+      factory: createRedisAdapter(pub, sub, { key: config.key, requestsTimeout: REQUESTS_TIMEOUT_MS }),
+      close: async () => {
+        await Promise.allSettled([pub.quit(), sub.quit()]);
+      },
+    };
+  }
+  if (config.kind === 'postgres') {
+    // A small pool of its own: one connection LISTENs for good, the others NOTIFY.
+    const pool = new pg.Pool({ ...pgConnectionFields(databaseUrl), max: 4 });
+    pool.on('error', (err) => logger.warn({ err }, 'socket adapter: PostgreSQL connection error'));
+    return {
+      kind: 'postgres',
+      factory: createPostgresAdapter(pool, {
+        channelPrefix: config.key,
+        tableName: 'socket_io_attachments',
+        errorHandler: (err) => logger.warn({ err }, 'socket adapter: PostgreSQL error'),
+      }),
+      close: () => pool.end(),
+    };
+  }
+  return { kind: 'memory', factory: undefined, close: async () => {} };
+}

@@ -1,0 +1,39 @@
+/**
+ * `npm run bench -- --quick` still works: every benchmark runs once, small, against this run's
+ * PostgreSQL, and writes its results. Timings are not asserted (a loaded CI machine decides them);
+ * the benchmarks' own correctness checks are (queue-take: no double-takes, none lost).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, inject, test } from 'vitest';
+
+test('every benchmark runs in --quick mode and writes its results', async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'atende-bench-quick-'));
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick'], {
+      env: { ...process.env, BENCH_PG_ADMIN_URL: inject('pgAdminUrl'), BENCH_TEMPLATE_DB: inject('templateDb'), BENCH_RESULTS_DIR: out, BENCH_LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, output).toBe(0);
+    for (const name of ['chat-fanout', 'queue-take', 'recents', 'cold-start']) {
+      const result = JSON.parse(fs.readFileSync(path.join(out, `${name}.json`), 'utf8'));
+      expect(result, name).toMatchObject({ name, quick: true });
+      expect(result.tables.length, name).toBeGreaterThan(0);
+      for (const t of result.tables) expect(t.rows.length, `${name}: ${t.title}`).toBeGreaterThan(0);
+    }
+    const fanout = JSON.parse(fs.readFileSync(path.join(out, 'chat-fanout.json'), 'utf8'));
+    // Every message of the smoke run reached all five sockets of its conversation.
+    for (const step of fanout.summary.app) expect(step.lost + step.failed + step.shed, JSON.stringify(step)).toBe(0);
+    const queue = JSON.parse(fs.readFileSync(path.join(out, 'queue-take.json'), 'utf8'));
+    expect(queue.summary.checks).toEqual({ lost: 0, doubleTakes: 0, badResponsible: 0, missingInfo: 0 });
+    expect(queue.summary.ok).toBe(true);
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}, 180_000);
