@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
+import { createCompany, createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -67,6 +68,31 @@ describe('app shell', () => {
       await page.getByRole('heading', { name: 'Recent chats' }).waitFor();
       expect(scripts.some((s) => /^\/assets\/recent-[\w-]+\.js$/.test(s)), scripts.join(' ')).toBe(true);
       expect(scripts.filter((s) => /^\/assets\/pages-/.test(s))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('does not load the call code (mediasoup-client) for a signed-in page with no call going on', async () => {
+    const user = await createUser(server.db, { name: 'Ana Souza' });
+    const company = await createCompany(server.db, user.id);
+    await server.db.user.update({ where: { id: user.id }, data: { defaultCompanyId: company.id } });
+    const [name, value] = (await signIn(server.db, user.id)).split('=') as [string, string];
+    const context = await browser.newContext({ locale: 'en-US' });
+    await context.addCookies([{ name, value, url: server.url }]);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    const bodies: Promise<string>[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+    page.on('response', (r) => r.request().resourceType() === 'script' && bodies.push(r.text().catch(() => '')));
+    try {
+      // networkidle: every lazy chunk the page asks for by itself has been fetched.
+      await page.goto(server.url + '/i/recent', { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { name: 'Recent chats' }).waitFor();
+      expect(scripts.some((s) => /^\/assets\/recent-[\w-]+\.js$/.test(s)), scripts.join(' ')).toBe(true);
+      // By content, not chunk name: mediasoup-client's debug namespace is in its code.
+      const withMediasoup = (await Promise.all(bodies)).filter((b) => b.includes('mediasoup-client')).length;
+      expect(withMediasoup, scripts.join(' ')).toBe(0);
     } finally {
       await context.close();
     }

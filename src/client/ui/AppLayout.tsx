@@ -3,6 +3,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { usePlanFeatures } from '../guard/company';
 import { CompanyGate } from '../guard/CompanyGate';
+import { CallsHost } from '../features/calls/CallsHost';
 import { ServiceAlerts } from '../features/notifications/ServiceAlerts';
 import { Spinner } from './Spinner';
 
@@ -10,8 +11,6 @@ import { Spinner } from './Spinner';
 // badge, receive sound); its own chunk, shared with the conversation screens.
 const ChatShell = lazy(() => import('../features/chat/ChatShell').then((m) => ({ default: m.ChatShell })));
 
-// Its own chunk (mediasoup-client is large): loaded right after the app, before any ring arrives.
-const CallOverlay = lazy(() => import('../features/calls/CallOverlay').then((m) => ({ default: m.CallOverlay })));
 
 /** The signed-in app (/i/...): the main areas on the side, the current one next to them. */
 export function AppLayout() {
@@ -69,9 +68,7 @@ export function AppLayout() {
         </Suspense>
       </div>
       {/* Incoming calls in every tab, and the call screen over whatever is open. */}
-      <Suspense fallback={null}>
-        <CallOverlay />
-      </Suspense>
+      <CallsHost />
     </div>
   );
 }

@@ -8,7 +8,6 @@ import type { CallEnded, CallSignal } from '../../../shared/call-events';
 import { CALL_TYPE } from '../../../shared/constants';
 import { CALL_MESSAGES, CALL_TIME_LIMIT_MESSAGES } from '../../../shared/domain/calls';
 import { useServerMessage } from '../../guard/company';
-import { getSocket } from '../../socket';
 import { trpc } from '../../trpc';
 import { CallScreen } from './CallScreen';
 import { DeviceChooser } from './DeviceChooser';
@@ -20,13 +19,9 @@ import {
   answerAsk,
   cancelDevices,
   cancelRinging,
-  configureCalls,
   dismissNotice,
   joinWith,
-  onCallEnded,
-  onSignal,
   rejectRing,
-  setIncoming,
   useCallsState,
   type ActiveCall,
   type CallNotice,
@@ -36,32 +31,13 @@ import './calls.css';
 /**
  * Calls over whatever screen is open: the incoming 'Chamada' in every tab, the caller's
  * 'Chamando', the device chooser, the call screen, and what is left to say when a call ends.
- * Mounted once in the app layout and on the public call pages.
+ * Loaded and mounted by CallsHost only while there is something to show (it carries
+ * mediasoup-client's weight through the call screen).
  */
 export function CallOverlay() {
-  const utils = trpc.useUtils();
   const me = trpc.auth.me.useQuery();
   const userId = me.data?.user?.id ?? null;
   const calls = useCallsState();
-
-  useEffect(() => configureCalls(utils.client, userId), [utils, userId]);
-
-  // Rings come over the tab's own socket, to every tab of the person.
-  useEffect(() => {
-    if (!userId) return;
-    const socket = getSocket();
-    const refresh = () => void utils.client.calls.incoming.query().then(setIncoming, () => {});
-    socket.on('call:signal', onSignal);
-    socket.on('call:ended', onCallEnded);
-    socket.on('connect', refresh);
-    if (socket.connected) refresh();
-    else socket.connect();
-    return () => {
-      socket.off('call:signal', onSignal);
-      socket.off('call:ended', onCallEnded);
-      socket.off('connect', refresh);
-    };
-  }, [userId, utils]);
 
   const active = calls.active;
   const ringing = calls.incoming[0] ?? null;

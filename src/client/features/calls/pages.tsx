@@ -8,7 +8,7 @@ import { trpc } from '../../trpc';
 import { Field, FormError, SubmitButton } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
-import { CallOverlay } from './CallOverlay';
+import { CallsHost } from './CallsHost';
 import { formatDuration } from './hooks';
 import { StartCallButtons } from './StartCallButtons';
 import { enterCall, enterLive, prepareLive, useCallsState } from './store';
@@ -244,7 +244,7 @@ export function CallPage() {
     <section className="page page-centered call-page">
       <PageTitle title={t`Call`} />
       {!ready ? <Spinner /> : needsName ? <NamePrompt onDone={() => undefined} /> : !active && <RejoinButton onClick={() => void enter()} />}
-      <CallOverlay />
+      <CallsHost />
     </section>
   );
 }
@@ -295,7 +295,7 @@ function PublicLive({ enter }: { enter: () => Promise<void> }) {
           </button>
         )
       )}
-      <CallOverlay />
+      <CallsHost />
     </section>
   );
 }

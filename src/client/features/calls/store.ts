@@ -10,7 +10,7 @@ import { CALL_TYPE } from '../../../shared/constants';
 import { CALL_MESSAGES } from '../../../shared/domain/calls';
 import type { trpc } from '../../trpc';
 import { cameraConstraints, microphoneConstraints, savedDevice } from './devices';
-import { CallSession } from './session';
+import type { CallSession } from './session';
 
 type Client = ReturnType<typeof trpc.useUtils>['client'];
 
@@ -271,6 +271,8 @@ export async function joinWith(media: MediaStream | null) {
       hostInstance = started.hostInstance;
       patchActive({ callId, hostInstance, pendingStart: null });
     }
+    // mediasoup-client loads with the first call, not with the page.
+    const { CallSession } = await import('./session');
     session = new CallSession(callId!, myUserId, hostInstance ?? '', {
       onEnded: onSessionEnded,
       onCommand,
