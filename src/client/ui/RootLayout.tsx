@@ -1,12 +1,13 @@
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router-dom';
 import { UserMenu } from '../guard/UserMenu';
+import { ConnectionNotices } from './ConnectionNotices';
 import { HealthBadge } from './HealthBadge';
 import { LanguagePicker } from './LanguagePicker';
 import { BRAND } from './PageTitle';
 import { Spinner } from './Spinner';
 
-/** Frame of every screen: brand, signed-in user and language picker on top, server status at the bottom. */
+/** Frame of every screen: brand, signed-in user and language picker on top, the live connection's notices under them, server status at the bottom. */
 export function RootLayout() {
   return (
     <div className="shell">
@@ -22,6 +23,7 @@ export function RootLayout() {
           <LanguagePicker />
         </div>
       </header>
+      <ConnectionNotices />
       <main className="shell-main">
         <Suspense fallback={<Spinner />}>
           <Outlet />

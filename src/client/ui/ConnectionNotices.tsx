@@ -1,0 +1,62 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
+import { SOCKET_TOO_MANY } from '../../shared/realtime';
+import { getSocket } from '../socket';
+import { BRAND } from './PageTitle';
+
+/** How long the 'too fast' toast stays: long enough to read a sentence. */
+const TOAST_MS = 6000;
+
+/**
+ * What the server says about this tab's live connection, where the user looks: a banner that
+ * stays while the socket is refused for too many open tabs (nothing live arrives meanwhile, and
+ * the socket does not retry by itself after a refusal), and a short toast when some events were
+ * dropped for being too fast. Listens only; whoever needs the socket connects it.
+ */
+export function ConnectionNotices() {
+  const { t } = useLingui();
+  const [refused, setRefused] = useState(false);
+  const [tooFast, setTooFast] = useState(0);
+
+  useEffect(() => {
+    const socket = getSocket();
+    const onError = (err: Error & { data?: { code?: string } }) => {
+      if (err.data?.code === 'TOO_MANY_CONNECTIONS' || err.message === SOCKET_TOO_MANY) setRefused(true);
+    };
+    const onConnect = () => setRefused(false);
+    const onWarning = () => setTooFast((n) => n + 1);
+    socket.on('connect_error', onError);
+    socket.on('connect', onConnect);
+    socket.on('limit:warning', onWarning);
+    return () => {
+      socket.off('connect_error', onError);
+      socket.off('connect', onConnect);
+      socket.off('limit:warning', onWarning);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!tooFast) return;
+    const timer = setTimeout(() => setTooFast(0), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [tooFast]);
+
+  return (
+    <>
+      {refused && (
+        <div className="connection-banner" role="alert">
+          {/* The spec's text for the app open in several tabs (calls-errors-constants §8). */}
+          <span>{t`You have one or more ${BRAND} tabs open; please close all the others and click OK to reload the page and start the system.`}</span>
+          <button type="button" className="button" onClick={() => window.location.reload()}>
+            <Trans>OK</Trans>
+          </button>
+        </div>
+      )}
+      {tooFast > 0 && (
+        <div className="toast" role="status">
+          <Trans>Some of your actions came too fast and were not sent; please slow down.</Trans>
+        </div>
+      )}
+    </>
+  );
+}
