@@ -172,6 +172,24 @@ describe('the queue and taking a request', () => {
     expect(await v.call('customer.conversation', { conversationId: id }, 'query')).toMatchObject({ state: 1, responsibleName: 'Bia Atendente', position: null, canLeaveQueue: false });
   });
 
+  it('service.details says whether this attendant may take the request, by the same rule as the queue', async () => {
+    const { c, bia, id } = await servedSetup();
+    const d = { domain: c.domain, conversationId: id };
+    // Bia is not a participant yet: the queue shows her the request, so its panel opens too.
+    expect(await bia.call('service.details', d, 'query')).toMatchObject({ state: 0, inQueue: true, can: { take: true, conclude: false } });
+    // Someone the queue does not show it to neither sees the panel nor may take it.
+    const nobody = await c.attendant('Nina Sem Grupo');
+    expect(await nobody.call('service.queue', { domain: c.domain }, 'query')).toMatchObject({ requests: [] });
+    expect((await nobody.attempt('service.details', d, 'query')).error).toMatchObject({ code: 'FORBIDDEN' });
+
+    await bia.call('service.take', d);
+    expect(await bia.call('service.details', d, 'query')).toMatchObject({ state: 1, inQueue: false, can: { take: false, conclude: true } });
+    // Taken: the next attendant of the group no longer may take it (nor see it, not being part of it).
+    const other = await c.attendant('Outro', { groupIds: [c.group('member')] });
+    expect((await other.attempt('service.details', d, 'query')).error).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await c.admin.call('service.details', d, 'query')).can.take).toBe(false);
+  });
+
   it('stops non-admins from serving while the company plan is blocked; admins continue', async () => {
     const { c, bia, id } = await servedSetup();
     await server.db.company.update({ where: { id: c.company.id }, data: { planBlocked: true } });

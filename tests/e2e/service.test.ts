@@ -2,7 +2,7 @@
  * Customer service in Chromium against the real server: an anonymous visitor asks for service on
  * the company page and follows its place in line; an attendant sees it arrive, takes it, answers
  * in the conversation view and transfers it from its service panel to a second attendant, who
- * takes, answers and concludes it there; the visitor chats and rates.
+ * takes, answers and concludes it there; the visitor chats and rates. The panel's own Take.
  * And the queues and groups admin screens with the spec's Portuguese texts.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -146,6 +146,28 @@ describe('serving a visitor', () => {
     await take.waitFor({ state: 'detached' });
     await biaPage.getByText('Nobody is waiting.').waitFor();
     expect(await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ responsibleId: dani.userId });
+  }, 60_000);
+});
+
+describe('the service panel', () => {
+  it('offers Take for a waiting request the attendant may take; after taking it shows state 1', async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia', { groupIds: [c.group('member')] });
+    await select(c.company.id, bia);
+    const visitor = await anonymousVisitor(server, sockets);
+    const { conversationId } = await visitor.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Rui' });
+    // Bia served it and sent it back to the queue: she is still in the conversation, it waits again.
+    await bia.call('service.take', { domain: c.domain, conversationId });
+    await bia.call('service.transfer', { domain: c.domain, conversationId, target: { kind: 'queue', queueId: c.queue.id } });
+    const page = await pageFor(bia);
+    await page.goto(`${server.url}/i/recent/chat/${conversationId}/concluir`);
+    const panel = page.locator('.service-panel');
+    await panel.getByText('Waiting for service').waitFor();
+    await panel.getByRole('button', { name: 'Take', exact: true }).click();
+    await panel.getByText('Being served').waitFor();
+    expect(await panel.getByRole('button', { name: 'Take', exact: true }).count()).toBe(0);
+    expect(await panel.getByRole('button', { name: 'Conclude service' }).isVisible()).toBe(true);
+    expect(await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ state: 1, inQueue: false, takenById: bia.userId });
   }, 60_000);
 });
 

@@ -35,12 +35,14 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
   const conclude = trpc.service.conclude.useMutation(options);
   const reopen = trpc.service.reopen.useMutation(options);
   const setWaiting = trpc.service.setWaiting.useMutation(options);
-  const failed = [conclude, reopen, setWaiting].find((m) => m.isError)?.error;
+  // A taken request stays open here, now in state 1; a lost race shows the spec's text and the panel as it is.
+  const take = trpc.service.take.useMutation({ onSettled: refetch });
+  const failed = [take, conclude, reopen, setWaiting].find((m) => m.isError)?.error;
 
   if (details.isPending) return <Spinner />;
   if (details.isError) return <FormError message={serverMessage(details.error)} />;
   const d = details.data;
-  const busy = conclude.isPending || reopen.isPending || setWaiting.isPending;
+  const busy = take.isPending || conclude.isPending || reopen.isPending || setWaiting.isPending;
   const when = (date: Date | string | null) => (date ? i18n.date(new Date(date), { dateStyle: 'short', timeStyle: 'short' }) : '—');
   return (
     <div className="service-panel">
@@ -91,6 +93,11 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
       <FormError message={failed ? serverMessage(failed) : null} />
       {done && <FormNotice>{done}</FormNotice>}
       <div className="form-actions">
+        {d.can.take && (
+          <button type="button" className="button" disabled={busy} onClick={() => take.mutate({ domain, conversationId })}>
+            <Trans>Take</Trans>
+          </button>
+        )}
         {d.can.conclude && (
           <button type="button" className="button" disabled={busy} onClick={() => setConfirm(true)}>
             <Trans>Conclude service</Trans>

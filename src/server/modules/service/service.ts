@@ -38,6 +38,14 @@ async function myViewer(ctx: ServiceContext): Promise<QueueViewer> {
   return { userId: ctx.user.id, groupIds: rows.map((r) => r.groupId), queueIds };
 }
 
+/**
+ * The queue's visibility rule for one stored conversation: a request this attendant may see in
+ * the queue (spec 5). The queue list, taking and the service panel all ask this one function.
+ */
+function visibleRequest(viewer: QueueViewer, c: Conversation): boolean {
+  return REQUEST_TYPES.includes(c.type) && canSeeRequest(viewer, queuedRequest(c));
+}
+
 function rolesIn(ctx: ServiceContext, c: Conversation): ServiceRole[] {
   const roles: ServiceRole[] = ['attendant'];
   if (ctx.member.isAdmin) roles.push('admin');
@@ -82,7 +90,7 @@ export async function listQueue(ctx: ServiceContext, queueId?: string) {
     ctx.db.conversation.findMany({ where: { companyId: ctx.company.id, inQueue: true }, orderBy: [{ queuedAt: 'asc' }, { id: 'asc' }] }),
     ctx.db.queue.findMany({ where: { companyId: ctx.company.id }, orderBy: { createdAt: 'asc' }, select: { id: true, key: true, name: true, active: true } }),
   ]);
-  const visible = waiting.filter((c) => canSeeRequest(viewer, queuedRequest(c)));
+  const visible = waiting.filter((c) => visibleRequest(viewer, c));
   const count = new Map<string, number>();
   for (const c of visible) if (c.queueId) count.set(c.queueId, (count.get(c.queueId) ?? 0) + 1);
   return {
@@ -103,7 +111,7 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   const c = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id } });
   const viewer = await myViewer(ctx);
   // A request this attendant cannot see does not exist for them.
-  if (!c || !REQUEST_TYPES.includes(c.type) || !canSeeRequest(viewer, queuedRequest(c))) throw fail('NOT_FOUND', M.requestNotFound);
+  if (!c || !visibleRequest(viewer, c)) throw fail('NOT_FOUND', M.requestNotFound);
   if (!c.inQueue) throw fail('CONFLICT', M.alreadyTaken);
   const to = allowed(ctx, c, 'take');
   const now = ctx.clock.now();
@@ -275,7 +283,9 @@ export async function transferTargets(ctx: ServiceContext) {
 /** The service panel of a conversation: state, people, queue, SLA, tags, tasks, what I may do. */
 export async function serviceDetails(ctx: ServiceContext, conversationId: string) {
   const c = await serviceConversation(ctx, conversationId);
-  await assertParticipantOrAdmin(ctx, conversationId);
+  // A waiting request the queue shows this attendant: they may look at it before taking it.
+  const waitingForMe = c.inQueue && visibleRequest(await myViewer(ctx), c);
+  if (!waitingForMe) await assertParticipantOrAdmin(ctx, conversationId);
   const ids = [c.creatorId, c.responsibleId, c.takenById].filter((x): x is string => !!x);
   const [people, tasks, parent, linked] = await Promise.all([
     ctx.db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, anonymous: true } }),
@@ -307,6 +317,8 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
     parent,
     linkedTickets: linked.map((l) => ({ conversationId: l.id, protocol: l.protocol, state: l.state, domain: l.company.domain, companyName: l.company.name })),
     can: {
+      // The same checks as takeRequest: visible and waiting, allowed to work, the 'take' move.
+      take: waitingForMe && memberMayWork(ctx.company, ctx.member) && can('take'),
       wait: can('wait'),
       resume: can('resume'),
       transfer: REQUEST_TYPES.includes(c.type) && can('transfer'),
