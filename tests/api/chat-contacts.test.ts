@@ -1,6 +1,7 @@
 /**
  * chat.contacts: the colleague list any member (not only an administrator) starts chats and adds
- * participants from — accepted, active members of the same company, never another company's.
+ * participants from — accepted, active members of the same company, never another company's;
+ * its search ignores case and accents.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallError, team, type ClientSocket } from '../helpers/chat';
@@ -41,6 +42,20 @@ describe('chat.contacts', () => {
 
     expect((await mara.query<Page>('chat.contacts', { q: 'bru' })).items.map((c) => c.name)).toEqual(['Bruno Lima']);
     expect((await other.people[1].query<Page>('chat.contacts', { q: 'bru' })).items).toEqual([]);
+  });
+
+  it('finds names ignoring accents and case both ways, and treats % and _ as plain text', async () => {
+    const { company, people } = await team(server, sockets, 1, ['Me']);
+    for (const name of ['João Ângelo', 'Joana Silva', 'Conceição Araújo', 'Ana_Maria 100%']) await addMember(server.db, company.id, (await createUser(server.db, { name })).id, { inviteAccepted: true });
+    const names = async (q: string) => (await people[0].query<Page>('chat.contacts', { q })).items.map((c) => c.name);
+    expect(await names('Joao')).toEqual(['João Ângelo']);
+    expect(await names('JOÃO')).toEqual(['João Ângelo']);
+    expect(await names('angelo')).toEqual(['João Ângelo']);
+    expect(await names('conceicao araujo')).toEqual(['Conceição Araújo']);
+    expect((await names('joa')).sort()).toEqual(['Joana Silva', 'João Ângelo']);
+    expect(await names('%')).toEqual(['Ana_Maria 100%']);
+    expect(await names('a_m')).toEqual(['Ana_Maria 100%']);
+    expect(await names('zzz')).toEqual([]);
   });
 
   it('pages through a long list with a cursor, each colleague once', async () => {

@@ -187,13 +187,13 @@ export async function getConversation(ctx: ChatContext, conversationId: string) 
  * member list with contact data stays an administrator's screen.
  */
 export async function listContacts(ctx: ChatContext, input: z.infer<typeof contactsInput>) {
+  const matching = input.q ? await membersNamed(ctx, input.q) : null;
   const where: Prisma.MemberWhereInput = {
     companyId: ctx.company.id,
     inviteAccepted: true,
     blocked: false,
     removed: false,
-    userId: { not: ctx.userId },
-    ...(input.q && { user: { name: { contains: input.q, mode: 'insensitive' } } }),
+    userId: { not: ctx.userId, ...(matching && { in: matching }) },
   };
   const rows = await ctx.db.member.findMany({
     where,
@@ -207,6 +207,18 @@ export async function listContacts(ctx: ChatContext, input: z.infer<typeof conta
     items: page.map((m) => ({ userId: m.userId, name: m.user.name, hasAvatar: m.user.avatarKey !== null })),
     nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null,
   };
+}
+
+/**
+ * The users of this company's members whose name contains `q`, ignoring case and accents ("joao"
+ * finds "João"; migration unaccent_contact_search). Prisma's `contains` cannot call unaccent.
+ */
+async function membersNamed(ctx: ChatContext, q: string): Promise<string[]> {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await ctx.db.$queryRaw<{ userId: string }[]>`
+    SELECT m."userId" FROM "Member" m JOIN "User" u ON u.id = m."userId"
+    WHERE m."companyId" = ${ctx.company.id}::uuid AND unaccent(u.name) ILIKE unaccent(${pattern})`;
+  return rows.map((r) => r.userId);
 }
 
 /** Pins a conversation on top of my recents (isFixo) or unpins it; my other tabs follow. */
