@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveWorkerBin } from '../../src/server/media';
 import { CALL_MESSAGES as M } from '../../src/shared/domain/calls';
 import { SUBTITLE_MESSAGES as S, translationCharge } from '../../src/shared/domain/subtitles';
@@ -68,7 +68,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const p of peers) p.close();
+  // Stop only once every disconnect has been handled (left, charged, call ended): shutting the
+  // database while a dozen leaves are in flight on a loaded machine can hang the stop.
+  if (server) {
+    await vi.waitFor(async () => expect(await server.db.callParticipant.count({ where: { connected: true } })).toBe(0), { timeout: 30_000, interval: 50 });
+  }
   await server?.close();
+  // The app's fetch keeps its connections alive: end them, or close() waits for them.
+  translator.server?.closeAllConnections();
   await new Promise((resolve) => (translator.server ? translator.server.close(resolve) : resolve(undefined)));
 });
 
