@@ -38,6 +38,9 @@ const envSchema = z
     /** HTTP SMS gateway (POST JSON {to, text} with a bearer token); without it SMS go to the dev outbox. */
     SMS_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     SMS_TOKEN: optionalString,
+    /** Machine translation of call subtitles (Azure Translator v3 protocol); without it subtitles stay untranslated. */
+    TRANSLATOR_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    TRANSLATOR_KEY: optionalString,
 
     MEDIASOUP_WORKER_BIN: optionalString,
     MEDIASOUP_NUM_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
@@ -103,6 +106,7 @@ export interface Config {
     | { kind: 'local'; dir: string };
   mail: { smtpUrl: string | undefined; from: string };
   sms: { url: string | undefined; token: string | undefined };
+  translator: { url: string | undefined; key: string | undefined };
   /** Credits given to each newly registered company. */
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
@@ -164,6 +168,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : { kind: 'local', dir: path.join(dataDir, 'files') },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     sms: { url: env.SMS_URL, token: env.SMS_TOKEN },
+    translator: { url: env.TRANSLATOR_URL, key: env.TRANSLATOR_KEY },
     newCompanyBonus: env.NEW_COMPANY_BONUS,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     maxRequestBytes: env.MAX_REQUEST_BYTES,

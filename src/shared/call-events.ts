@@ -36,6 +36,10 @@ export interface CallParticipantState {
   audio: boolean;
   video: boolean;
   screen: boolean;
+  /** legendaAtiva, traducaoAtiva, idioma (null: their UI language). */
+  subtitlesOn: boolean;
+  translationOn: boolean;
+  language: string | null;
 }
 
 /** The whole state of a call, pushed to its room after every change. */
@@ -55,6 +59,8 @@ export interface CallState {
   rec: number;
   recorderId: string | null;
   canRec: boolean;
+  /** legenda: live subtitles on in this call. */
+  subtitles: boolean;
   /** Live rooms: everyone connected but the presenter (never below 0). */
   viewers: number;
   participants: CallParticipantState[];
@@ -89,6 +95,37 @@ export interface CallChatLine {
   text: string;
   at: string | Date;
 }
+
+/** A subtitle line to one listener: translated into `lang` when they asked for it, else the original. */
+export interface CallSubtitle {
+  callId: string;
+  id: string;
+  userId: string;
+  name: string;
+  text: string;
+  lang: string;
+  /** The words as spoken, and their language (langOrigin). */
+  original: string;
+  langOrigin: string;
+  at: string | Date;
+}
+
+/** The call's subtitles were turned on or off; `notice` is the text to show ('Transcrição desativada'). */
+export interface CallSubtitlesToggled {
+  callId: string;
+  on: boolean;
+  by: { id: string; name: string };
+  notice?: string;
+}
+
+/** A final speech-recognition result of the speaker, sent on their call socket. */
+export interface CallTranscriptInput {
+  callId: string;
+  text: string;
+  lang: string;
+}
+
+export type CallTranscriptAck = { ok: true; data: { id: string } } | { ok: false; error: string };
 
 /** Requests of the call socket, one handler with a case for each (server: modules/calls/events.ts). */
 export type CallRequest =

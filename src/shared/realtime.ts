@@ -5,7 +5,7 @@
  */
 import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from './chat-events';
 import type { QueueRequestEvent } from './service-events';
-import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallRequest, CallSignal, CallState, ProducerInfo } from './call-events';
+import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallRequest, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, CallTranscriptAck, CallTranscriptInput, ProducerInfo } from './call-events';
 
 export interface ServerToClientEvents {
   /** A committed message, to every participant's tabs. Clients order and de-duplicate by seq. */
@@ -68,6 +68,10 @@ export interface ServerToClientEvents {
   'call:producerPaused': (payload: { producerId: string; paused: boolean }) => void;
   /** The in-call chat (live rooms and calls); not stored. */
   'call:chat': (line: CallChatLine) => void;
+  /** A subtitle line, to the call socket of each listener with subtitles on. */
+  'call:subtitle': (line: CallSubtitle) => void;
+  /** The call's subtitles (legenda) were turned on or off, to the call room. */
+  'call:subtitles': (payload: CallSubtitlesToggled) => void;
 }
 
 export const REGISTRATION_STEPS = [
@@ -87,6 +91,8 @@ export interface ClientToServerEvents {
   ping: (ack: (payload: { serverTime: number }) => void) => void;
   /** Calls: join, media negotiation, chat and leave on a call's own socket (see CallRequest). */
   'call:request': (request: CallRequest, ack: (response: CallAck) => void) => void;
+  /** A final speech-recognition result of the speaker, on their call socket (rate-limited like every event). */
+  'call:transcript': (input: CallTranscriptInput, ack: (response: CallTranscriptAck) => void) => void;
 }
 
 export interface InterServerEvents {}

@@ -6,7 +6,7 @@
 import { FakeMediaStreamTrack } from 'fake-mediastreamtrack';
 import { Device, FakeHandler, testFakeParameters, type types } from 'mediasoup-client';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallSignal, CallState, ProducerInfo } from '../../src/shared/call-events';
+import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, ProducerInfo } from '../../src/shared/call-events';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/shared/realtime';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -37,6 +37,8 @@ export function record(socket: ClientSocket) {
     closedProducers: [] as string[],
     paused: [] as { producerId: string; paused: boolean }[],
     chat: [] as CallChatLine[],
+    subtitles: [] as CallSubtitle[],
+    subtitleToggles: [] as CallSubtitlesToggled[],
     messages: [] as { type: string; data: unknown; file: unknown; text: string }[],
   };
   socket.on('call:signal', (s) => seen.signals.push(s));
@@ -47,6 +49,8 @@ export function record(socket: ClientSocket) {
   socket.on('call:producerClosed', (p) => seen.closedProducers.push(p.producerId));
   socket.on('call:producerPaused', (p) => seen.paused.push(p));
   socket.on('call:chat', (l) => seen.chat.push(l));
+  socket.on('call:subtitle', (l) => seen.subtitles.push(l));
+  socket.on('call:subtitles', (t) => seen.subtitleToggles.push(t));
   socket.on('message:new', (m) => seen.messages.push(m));
   return seen;
 }
@@ -81,6 +85,22 @@ export class CallPeer {
         resolve(res.data as CallResults[M]);
       });
     });
+  }
+
+  /** A final speech-recognition result, as the browser sends it; resolves with the line id or rejects with the refusal. */
+  transcript(input: { callId: string; text: string; lang: string }): Promise<{ id: string }> {
+    return new Promise((resolve, reject) => {
+      this.socket.timeout(15_000).emit('call:transcript', input, (err: Error | null, res: { ok: boolean; data?: { id: string }; error?: string }) => {
+        if (err) return reject(err);
+        if (!res.ok) return reject(new CallRequestError(res.error));
+        resolve(res.data!);
+      });
+    });
+  }
+
+  /** A round trip on this socket: whatever the server sent it before is received by now. */
+  sync(): Promise<void> {
+    return new Promise((resolve) => this.socket.emit('ping', () => resolve()));
   }
 
   async join(callId: string) {

@@ -3,6 +3,7 @@ import { msg, plural } from '@lingui/core/macro';
 import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH, MESSAGE_MAX_LENGTH } from '../../shared/constants';
 import { CALL_MESSAGES as CALL, CALL_TIME_LIMIT_MESSAGES as LIMIT } from '../../shared/domain/calls';
 import { PLAN_FEATURE_MESSAGES as PLAN } from '../../shared/domain/company';
+import { SUBTITLE_MESSAGES as SUB } from '../../shared/domain/subtitles';
 import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
@@ -202,6 +203,13 @@ const CALLS: Record<string, MessageDescriptor> = {
   [CALL.badLink]: msg`This call link is not valid`,
   [CALL.liveOnlyPresenter]: msg`Only the presenter sends media in a live session`,
   [CALL.recordingNotFound]: msg`Recording not found`,
+  [SUB.transcriptionOff]: msg`Transcription turned off`,
+  [SUB.ownerOrAdmin]: msg`Only the owner of the call or an administrator can turn subtitles on or off`,
+  [SUB.planNoTransc]: msg`Subtitles are not included in your plan. Ask an administrator to enable them.`,
+  [SUB.planNoTranslate]: msg`Translation is not included in your plan. Ask an administrator to enable it.`,
+  [SUB.subtitlesOff]: msg`Subtitles are off in this call`,
+  [SUB.badLanguage]: msg`This language is not available for subtitles`,
+  [SUB.invalidTranscript]: msg`This subtitle line could not be read`,
   [LIMIT.prod]: msg`Time limit of 8 hours`,
   [LIMIT.stage]: msg`Time limit of 4 h reached`,
   [LIMIT.dev]: msg`Time limit of 2 h reached`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUBTITLE_LANGUAGES, SUBTITLE_MESSAGES } from '../domain/subtitles';
 import { MESSAGE_MAX_LENGTH } from '../constants';
 import { CALL_COMMANDS } from '../domain/calls';
 import { domainSchema } from './company';
@@ -44,3 +45,12 @@ export const callRequestSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('chat'), text: z.string().trim().min(1).max(MESSAGE_MAX_LENGTH) }),
   z.object({ method: z.literal('leave') }),
 ]);
+
+// Subtitles and translation ------------------------------------------------------------------
+const subtitleLanguage = z.enum(SUBTITLE_LANGUAGES, { error: SUBTITLE_MESSAGES.badLanguage });
+/** The call's legenda (owner or admin). */
+export const callSubtitlesInput = z.object({ ...callId, on: z.boolean() });
+/** One's own legendaAtiva, traducaoAtiva and idioma; what is left out stays as it is. */
+export const mySubtitlesInput = z.object({ ...callId, subtitles: z.boolean().optional(), translation: z.boolean().optional(), language: subtitleLanguage.optional() });
+/** A final speech-recognition result (call:transcript); lang is the recogniser's tag ('pt-BR'). */
+export const transcriptInput = z.object({ ...callId, text: z.string().trim().min(1).max(1000), lang: z.string().trim().min(2).max(35) });

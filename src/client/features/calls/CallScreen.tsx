@@ -10,6 +10,8 @@ import { trpc } from '../../trpc';
 import { ModalDialog } from '../../ui/Dialog';
 import { formatDuration, useAudioLevels, useElapsedSeconds, useNarrow } from './hooks';
 import type { RemoteTrack } from './session';
+import { listen, SPEECH_TAGS, speechRecognitionSupported } from './speech';
+import { SUBTITLE_LANGUAGES, type SubtitleLanguage } from '../../../shared/domain/subtitles';
 import { endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
 
 interface Tile {
@@ -23,12 +25,12 @@ interface Tile {
 
 /** The call, over the router view: header with the controls, the camera grid, the shared screen, the drawer. */
 export function CallScreen({ active, userId }: { active: ActiveCall; userId: string }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const session = active.session!;
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const state = snapshot.state;
   const narrow = useNarrow();
-  const [drawer, setDrawer] = useState<'chat' | 'people' | null>(null);
+  const [drawer, setDrawer] = useState<'chat' | 'people' | 'subtitles' | null>(null);
   const [more, setMore] = useState(false);
   const [page, setPage] = useState(0);
   const mine = useMyCompanies();
@@ -82,13 +84,30 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
       setRecordingRefusal((err as Error).message);
     }
   };
+  // Our own speech becomes subtitles while the call's subtitles are on and our microphone is.
+  const speechSupported = useMemo(speechRecognitionSupported, []);
+  const speaking = !!state?.subtitles && snapshot.local.micOn && speechSupported && !viewer;
+  const speechTag = SPEECH_TAGS[i18n.locale.slice(0, 2)] ?? 'en-US';
+  useEffect(() => {
+    if (!speaking) return;
+    return listen(speechTag, (text, lang) => void session.sendTranscript(text, lang).catch(() => {}));
+  }, [speaking, speechTag, session]);
+  const subtitleSpeaker = snapshot.subtitle ? (snapshot.subtitle.userId === userId ? t`You` : snapshot.subtitle.name || t`Guest`) : '';
+
   const act = (fn: () => Promise<unknown>) => () => void fn().catch((err) => showError((err as Error).message));
 
-  const controls: { key: string; label: string; pressed?: boolean; onClick: () => void; primary?: boolean; danger?: boolean; hidden?: boolean; disabled?: boolean }[] = [
+  const controls: { key: string; label: string; title?: string; pressed?: boolean; onClick: () => void; primary?: boolean; danger?: boolean; hidden?: boolean; disabled?: boolean }[] = [
     { key: 'mic', label: snapshot.local.micOn ? t`Turn off microphone` : t`Turn on microphone`, pressed: !snapshot.local.micOn, onClick: act(() => setMicrophone(!snapshot.local.micOn)), primary: true, hidden: viewer },
     { key: 'cam', label: snapshot.local.camOn ? t`Turn off camera` : t`Turn on camera`, pressed: !snapshot.local.camOn, onClick: act(() => setCamera(!snapshot.local.camOn)), primary: true, hidden: viewer },
     { key: 'screen', label: snapshot.local.screen ? t`Stop sharing` : t`Share screen`, pressed: !!snapshot.local.screen, onClick: act(() => (snapshot.local.screen ? stopScreen() : shareScreen())), hidden: viewer },
     { key: 'record', label: recording ? t`Stop recording` : t`Record`, pressed: recording, onClick: () => void toggleRecording(), hidden: !canRecord, disabled: recordingBusy },
+    {
+      key: 'subtitles',
+      label: t`Subtitles (CC)`,
+      pressed: drawer === 'subtitles' || !!me?.subtitlesOn,
+      onClick: () => setDrawer(drawer === 'subtitles' ? null : 'subtitles'),
+      title: speechSupported ? undefined : t`Subtitles of your own speech need a browser with speech recognition`,
+    },
     { key: 'people', label: t`People`, pressed: drawer === 'people', onClick: () => setDrawer(drawer === 'people' ? null : 'people') },
     { key: 'chat', label: t`Chat`, pressed: drawer === 'chat', onClick: () => setDrawer(drawer === 'chat' ? null : 'chat') },
     { key: 'end', label: t`End for everyone`, onClick: act(endCallForAll), danger: true, hidden: !isOwner },
@@ -186,6 +205,16 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
               </button>
             </nav>
           )}
+          {(snapshot.subtitle || snapshot.notice) && (
+            <div className="call-subtitle" role="status" aria-live="polite" aria-label={t`Subtitles`}>
+              {snapshot.subtitle && (
+                <p>
+                  <strong>{subtitleSpeaker}:</strong> {snapshot.subtitle.text}
+                </p>
+              )}
+              {snapshot.notice && <p className="call-subtitle-notice">{serverMessage({ message: snapshot.notice })}</p>}
+            </div>
+          )}
           {snapshot.remotes
             .filter((r) => r.kind === 'audio')
             .map((r) => (
@@ -193,7 +222,7 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
             ))}
         </div>
         {drawer && state && (
-          <aside className="call-drawer" aria-label={drawer === 'chat' ? t`Chat` : t`People`}>
+          <aside className="call-drawer" aria-label={drawer === 'chat' ? t`Chat` : drawer === 'subtitles' ? t`Subtitles` : t`People`}>
             <div className="call-drawer-tabs" role="tablist">
               <button type="button" role="tab" aria-selected={drawer === 'chat'} onClick={() => setDrawer('chat')}>
                 <Trans>Chat</Trans>
@@ -201,11 +230,20 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
               <button type="button" role="tab" aria-selected={drawer === 'people'} onClick={() => setDrawer('people')}>
                 <Trans>People</Trans>
               </button>
+              <button type="button" role="tab" aria-selected={drawer === 'subtitles'} onClick={() => setDrawer('subtitles')}>
+                <Trans>Subtitles</Trans>
+              </button>
               <button type="button" className="call-drawer-close" aria-label={t`Close`} onClick={() => setDrawer(null)}>
                 ×
               </button>
             </div>
-            {drawer === 'chat' ? <CallChat lines={snapshot.chat} onSend={(text) => session.sendChat(text)} /> : <PeoplePanel state={state} userId={userId} isOwner={isOwner} />}
+            {drawer === 'chat' ? (
+              <CallChat lines={snapshot.chat} onSend={(text) => session.sendChat(text)} />
+            ) : drawer === 'subtitles' ? (
+              <SubtitlesPanel state={state} me={me ?? null} canToggle={!viewer && (isOwner || isAdmin)} speechSupported={speechSupported} />
+            ) : (
+              <PeoplePanel state={state} userId={userId} isOwner={isOwner} />
+            )}
           </aside>
         )}
       </div>
@@ -243,10 +281,11 @@ function PageOf({ page, pages }: { page: number; pages: number }) {
   );
 }
 
-function ControlButton({ label, pressed, onClick, danger, disabled }: { label: string; pressed?: boolean; onClick: () => void; danger?: boolean; disabled?: boolean }) {
+function ControlButton({ label, title, pressed, onClick, danger, disabled }: { label: string; title?: string; pressed?: boolean; onClick: () => void; danger?: boolean; disabled?: boolean }) {
   return (
     <button
       type="button"
+      title={title}
       className={danger ? 'button call-control call-control-danger' : 'button button-secondary call-control'}
       aria-pressed={pressed === undefined ? undefined : pressed}
       disabled={disabled}
@@ -456,6 +495,70 @@ function PeoplePanel({ state, userId, isOwner }: { state: CallState; userId: str
         >
           <KickQuestion name={kick.name} />
         </ModalDialog>
+      )}
+    </div>
+  );
+}
+
+const LANGUAGE_NAMES: Record<SubtitleLanguage, string> = { en: 'English', pt: 'Português', es: 'Español', it: 'Italiano', de: 'Deutsch' };
+
+/** The drawer's subtitle settings: the call's switch (owner/admin), one's own subtitles and translation. */
+function SubtitlesPanel({ state, me, canToggle, speechSupported }: { state: CallState; me: CallParticipantState | null; canToggle: boolean; speechSupported: boolean }) {
+  const { t, i18n } = useLingui();
+  const serverMessage = useServerMessage();
+  const setCall = trpc.calls.setSubtitles.useMutation();
+  const setMine = trpc.calls.setMySubtitles.useMutation();
+  const [error, setError] = useState<string | null>(null);
+  const language = (me?.language ?? i18n.locale.slice(0, 2)) as SubtitleLanguage;
+  const onError = (err: { message: string }) => setError(err.message);
+  const onSuccess = () => setError(null);
+  const mine = (input: { subtitles?: boolean; translation?: boolean; language?: SubtitleLanguage }) =>
+    setMine.mutate({ callId: state.id, ...input }, { onError, onSuccess });
+  return (
+    <div className="call-subtitles">
+      {error && (
+        <p className="form-error" role="alert">
+          {serverMessage({ message: error })}
+        </p>
+      )}
+      {canToggle && (
+        <label className="device-toggle">
+          <input
+            type="checkbox"
+            checked={state.subtitles}
+            disabled={setCall.isPending}
+            onChange={(e) => setCall.mutate({ callId: state.id, on: e.target.checked }, { onError, onSuccess })}
+          />
+          <Trans>Subtitles in this call</Trans>
+        </label>
+      )}
+      {!state.subtitles && (
+        <p className="muted">
+          <Trans>Subtitles are off in this call</Trans>
+        </p>
+      )}
+      <label className="device-toggle">
+        <input type="checkbox" checked={!!me?.subtitlesOn} disabled={!me || setMine.isPending} onChange={(e) => mine({ subtitles: e.target.checked })} />
+        <Trans>Show subtitles</Trans>
+      </label>
+      <label className="device-toggle">
+        <input type="checkbox" checked={!!me?.translationOn} disabled={!me || setMine.isPending} onChange={(e) => mine({ translation: e.target.checked })} />
+        <Trans>Translate subtitles into my language</Trans>
+      </label>
+      <label>
+        <Trans>My language</Trans>
+        <select value={language} disabled={!me || setMine.isPending} onChange={(e) => mine({ language: e.target.value as SubtitleLanguage })}>
+          {SUBTITLE_LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {LANGUAGE_NAMES[l]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {!speechSupported && (
+        <p className="muted" role="note">
+          <Trans>Subtitles of your own speech need a browser with speech recognition. You still see the subtitles of the others.</Trans>
+        </p>
       )}
     </div>
   );

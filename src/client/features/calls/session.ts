@@ -5,8 +5,8 @@
  */
 import { Device, type types } from 'mediasoup-client';
 import { io } from 'socket.io-client';
-import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallState, MediaSource, ProducerInfo } from '../../../shared/call-events';
-import { PUBLISHER_VIDEO, SCREEN_SHARE_VIDEO } from '../../../shared/constants';
+import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallState, CallSubtitle, CallTranscriptAck, MediaSource, ProducerInfo } from '../../../shared/call-events';
+import { PUBLISHER_VIDEO, SCREEN_SHARE_VIDEO, SUBTITLE_CLEAR_MS } from '../../../shared/constants';
 import { CALL_MESSAGES } from '../../../shared/domain/calls';
 import type { AppSocket } from '../../socket';
 
@@ -33,6 +33,9 @@ export interface SessionSnapshot {
   local: LocalTracks;
   remotes: RemoteTrack[];
   chat: CallChatLine[];
+  /** The subtitle line on screen (cleared SUBTITLE_CLEAR_MS after it arrived), and a notice such as 'Transcription turned off'. */
+  subtitle: CallSubtitle | null;
+  notice: string | null;
 }
 
 export interface SessionEvents {
@@ -59,7 +62,11 @@ export class CallSession {
     local: { mic: null, cam: null, screen: null, micOn: false, camOn: false },
     remotes: [],
     chat: [],
+    subtitle: null,
+    notice: null,
   };
+  private subtitleTimer: ReturnType<typeof setTimeout> | undefined;
+  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
   private closing = false;
 
@@ -79,6 +86,18 @@ export class CallSession {
     );
     this.socket.on('call:chat', (line) => {
       if (line.callId === callId) this.update({ chat: [...this.snapshot.chat, line] });
+    });
+    this.socket.on('call:subtitle', (line) => {
+      if (line.callId !== callId) return;
+      clearTimeout(this.subtitleTimer);
+      this.update({ subtitle: line });
+      this.subtitleTimer = setTimeout(() => this.update({ subtitle: null }), SUBTITLE_CLEAR_MS);
+    });
+    this.socket.on('call:subtitles', (payload) => {
+      if (payload.callId !== callId || !payload.notice) return;
+      clearTimeout(this.noticeTimer);
+      this.update({ notice: payload.notice });
+      this.noticeTimer = setTimeout(() => this.update({ notice: null }), SUBTITLE_CLEAR_MS);
     });
     this.socket.on('call:ended', (payload) => {
       if (payload.callId !== callId) return;
@@ -226,6 +245,17 @@ export class CallSession {
     await this.request('chat', { text });
   }
 
+  /** A final speech-recognition result of ours: the server stores it and sends it as subtitles. */
+  sendTranscript(text: string, lang: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.socket.timeout(REQUEST_TIMEOUT_MS).emit('call:transcript', { callId: this.callId, text, lang }, (err: Error | null, res: CallTranscriptAck) => {
+        if (err) return reject(new CallRequestError(CALL_MESSAGES.connectionFailed));
+        if (!res.ok) return reject(new CallRequestError(res.error));
+        resolve();
+      });
+    });
+  }
+
   async leave(): Promise<void> {
     if (this.snapshot.status !== 'closed') await this.request('leave').catch(() => {});
     this.close();
@@ -234,6 +264,8 @@ export class CallSession {
   close(): void {
     if (this.closing) return;
     this.closing = true;
+    clearTimeout(this.subtitleTimer);
+    clearTimeout(this.noticeTimer);
     for (const producer of this.producers.values()) producer.track?.stop();
     for (const track of [this.snapshot.local.mic, this.snapshot.local.cam, this.snapshot.local.screen]) track?.stop();
     this.sendTransport?.close();

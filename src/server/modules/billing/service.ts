@@ -205,3 +205,53 @@ export async function balanceOf(db: Db, companyId: string) {
   ]);
   return { credits: company.credits.toString(), billingExempt: company.billingExempt, prices, tickSeconds: BILLING_TICK_MS / 1000 };
 }
+
+export type TranslationChargeOutcome = { status: 'charged'; amount: string } | { status: 'free' } | { status: 'insufficient' };
+
+/**
+ * Charges one translation of a transcript line into one language: characters x the call's price
+ * per character (key 'translate', type 'cumulative'), in one transaction that takes the credits
+ * only if the balance covers it and writes the ChargeRecord and its Statement entry. The subject
+ * 'translate:<lineId>:<lang>' is unique with tickIndex 1: a line is never billed twice per language.
+ */
+export async function chargeTranslation(
+  db: Db,
+  input: { companyId: string; callId: string; lineId: string; lang: string; characters: number; amount: string; name: string; now: Date },
+): Promise<TranslationChargeOutcome> {
+  return db.$transaction(async (tx) => {
+    const company = await tx.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
+    if (company.billingExempt || isZero(input.amount)) return { status: 'free' } as const;
+    const balanceAfter = await debit(tx, input.companyId, input.amount);
+    if (balanceAfter === null) return { status: 'insufficient' } as const;
+    const charge = await tx.chargeRecord.create({
+      data: {
+        companyId: input.companyId,
+        key: 'translate',
+        type: 'cumulative',
+        tag: 'translate',
+        subject: `translate:${input.lineId}:${input.lang}`,
+        tickIndex: 1,
+        callId: input.callId,
+        name: input.name,
+        seconds: 0,
+        amount: input.amount,
+        summary: { tag: 'translate', amount: input.amount, field: 'characters', characters: input.characters, lang: input.lang },
+        createdAt: input.now,
+      },
+    });
+    await tx.statementEntry.create({
+      data: {
+        companyId: input.companyId,
+        name: input.name,
+        action: 'charge',
+        amount: fromUnits(-toUnits(input.amount)),
+        balanceAfter,
+        chargeRecordId: charge.id,
+        callId: input.callId,
+        createdAt: input.now,
+      },
+    });
+    await tx.call.update({ where: { id: input.callId }, data: { totalCharged: { increment: input.amount } } });
+    return { status: 'charged', amount: input.amount } as const;
+  });
+}

@@ -8,11 +8,13 @@ import { TRPCError } from '@trpc/server';
 import type { Socket } from 'socket.io';
 import type { CallAck, CallRequest, CallResults } from '../../../shared/call-events';
 import { CALL_MESSAGES as M } from '../../../shared/domain/calls';
-import { callRequestSchema } from '../../../shared/schemas/calls';
+import { callRequestSchema, transcriptInput } from '../../../shared/schemas/calls';
 import { rooms, type ClientToServerEvents, type InterServerEvents, type ServerToClientEvents, type SocketData } from '../../../shared/realtime';
 import { MediaError, type Room } from '../../media/room';
 import type { CallSocketHandle } from './hub';
 import { joinCall, leaveCall, setMediaFlags, type CallsDeps } from './service';
+import { SUBTITLE_MESSAGES } from '../../../shared/domain/subtitles';
+import { receiveTranscript } from './subtitles';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -37,6 +39,19 @@ export function registerCallSocketHandlers(socket: AppSocket, deps: CallsDeps) {
         (data) => ack({ ok: true, data } as CallAck),
         (err) => ack({ ok: false, error: errorText(err, deps, (request as { method?: string } | null)?.method) }),
       ),
+    );
+  });
+
+  // Not queued behind the media requests: a slow translator must not hold up a produce.
+  socket.on('call:transcript', (raw, ack) => {
+    if (typeof ack !== 'function') return;
+    const parsed = transcriptInput.safeParse(raw);
+    if (!parsed.success) return ack({ ok: false, error: SUBTITLE_MESSAGES.invalidTranscript });
+    // Only for the call this socket joined: its participation was checked there.
+    if (parsed.data.callId !== callId) return ack({ ok: false, error: M.notParticipant });
+    receiveTranscript(deps, handle.userId, parsed.data).then(
+      (data) => ack({ ok: true, data }),
+      (err) => ack({ ok: false, error: err instanceof TRPCError ? err.message : errorText(err, deps, 'transcript') }),
     );
   });
 

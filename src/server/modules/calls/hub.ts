@@ -11,6 +11,7 @@ import { RoomRegistry, type WorkerPool } from '../../media/rooms';
 import type { Recorder } from '../../media/recorder';
 import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
+import { createTranslator, type Translator } from '../../translation';
 
 export interface CallSocketHandle {
   id: string;
@@ -24,6 +25,8 @@ export class CallsHub {
   readonly recorders = new Map<string, Recorder>();
   /** The call sockets on this process, by socket id: kicking someone closes theirs. */
   readonly sockets = new Map<string, CallSocketHandle>();
+  /** Translates subtitles (TRANSLATOR_URL), or "none". */
+  readonly translator: Translator;
   private readonly timers = new Map<string, () => void>();
   private realtimeRef: Realtime | undefined;
   private lostListener: ((callIds: string[]) => void) | undefined;
@@ -32,6 +35,7 @@ export class CallsHub {
   constructor(
     readonly deps: { db: Db; logger: Logger; clock: Clock; storage: ObjectStore; config: Config; media: WorkerPool },
   ) {
+    this.translator = createTranslator(deps.config.translator, deps.logger);
     const available = deps.media.status().available;
     this.rooms = available
       ? new RoomRegistry(deps.media, { listenIp: deps.config.media.listenIp, announcedIp: deps.config.media.announcedIp }, deps.logger, (ids) =>

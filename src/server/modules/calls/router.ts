@@ -7,6 +7,8 @@ import {
   enterCallInput,
   enterLiveInput,
   inviteToCallInput,
+  callSubtitlesInput,
+  mySubtitlesInput,
   recordingInput,
   startCallInput,
   startLiveInput,
@@ -15,6 +17,7 @@ import { authedProcedure, memberProcedure, router } from '../../trpc';
 import { conversationCalls, describeCall } from './queries';
 import * as recording from './recording';
 import * as calls from './service';
+import * as subtitles from './subtitles';
 
 type Ctx = Parameters<Parameters<typeof authedProcedure.query>[0]>[0]['ctx'];
 const deps = (ctx: Ctx): calls.CallsDeps => ({
@@ -56,5 +59,7 @@ export const callsRouter = router({
   get: authedProcedure.input(callInput).query(({ ctx, input }) => describeCall(deps(ctx), ctx.user.id, input.callId)),
   startRecording: authedProcedure.input(callInput).mutation(({ ctx, input }) => recording.startRecording(deps(ctx), ctx.user.id, input.callId)),
   stopRecording: authedProcedure.input(callInput).mutation(({ ctx, input }) => recording.stopRecording(deps(ctx), ctx.user.id, input.callId)),
+  setSubtitles: authedProcedure.input(callSubtitlesInput).mutation(({ ctx, input }) => subtitles.setCallSubtitles(deps(ctx), ctx.user.id, input)),
+  setMySubtitles: authedProcedure.input(mySubtitlesInput).mutation(({ ctx, input }) => subtitles.setMySubtitles(deps(ctx), ctx.user.id, input)),
   removeRecording: authedProcedure.input(recordingInput).mutation(({ ctx, input }) => recording.removeRecording(deps(ctx), ctx.user.id, input.recordingId)),
 });

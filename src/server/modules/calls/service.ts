@@ -90,6 +90,7 @@ export function toState(call: CallWithState): CallState {
     rec: call.rec,
     recorderId: call.recorderId,
     canRec: call.canRec,
+    subtitles: call.subtitles,
     viewers: call.isLive ? viewerCount(connected.length, connected.some((p) => p.userId === call.ownerId)) : 0,
     // In a live room the viewers are a count, not a list: only the presenter is listed.
     participants: call.participants
@@ -107,6 +108,9 @@ export function toState(call: CallWithState): CallState {
         audio: p.audio,
         video: p.video,
         screen: p.screen,
+        subtitlesOn: p.subtitlesOn,
+        translationOn: p.translationOn,
+        language: p.language,
       })),
   };
 }
@@ -234,6 +238,7 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
         priceVideo: prices.video,
         priceShare: prices.share,
         priceRecording: prices.recording,
+        priceTranslate: prices.translatePerChar,
         participants: {
           create: [
             // The caller is on the way in (choosing devices) while the others ring.
@@ -359,7 +364,7 @@ async function afterRingChange(deps: CallsDeps, callId: string, reasonIfOver: Ca
   await pushState(deps, callId);
 }
 
-async function participantFor(db: Db | Prisma.TransactionClient, callId: string, userId: string) {
+export async function participantFor(db: Db | Prisma.TransactionClient, callId: string, userId: string) {
   return db.callParticipant.findUnique({ where: { callId_userId: { callId, userId } }, include: { user: { select: { name: true } } } });
 }
 
