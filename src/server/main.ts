@@ -27,6 +27,8 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+const SHUTDOWN_STEP_MS = 15_000;
+
 export async function startApp(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
@@ -34,9 +36,19 @@ export async function startApp(
 ): Promise<RunningApp> {
   const clock = opts.clock ?? systemClock;
   const cleanups: (() => Promise<void>)[] = [];
+  // Each step gets a deadline: a transaction still running when the sockets drop (a call's
+  // leave or charge) must not keep the process, or a test's server, from ever stopping.
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) {
-      await cleanup().catch((err) => logger.error({ err }, 'shutdown step failed'));
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          logger.warn({ ms: SHUTDOWN_STEP_MS }, 'shutdown step did not finish in time; going on');
+          resolve();
+        }, SHUTDOWN_STEP_MS);
+      });
+      await Promise.race([cleanup().catch((err) => logger.error({ err }, 'shutdown step failed')), deadline]);
+      clearTimeout(timer);
     }
   };
   try {
