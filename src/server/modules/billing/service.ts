@@ -53,36 +53,50 @@ async function debit(tx: Prisma.TransactionClient, companyId: string, amount: st
   return rows[0] ? rows[0].credits.toString() : null;
 }
 
-async function record(
+/** Time billed on a call (voice, video, share, recording): a 'calls' ChargeRecord of the timer kind. */
+function record(
   tx: Prisma.TransactionClient,
   input: { companyId: string; callId: string; subject: string; tickIndex: number; tag: BillingTag; name: string; seconds: number; amount: string; balanceAfter: string; now: Date },
 ) {
-  const charge = await tx.chargeRecord.create({
-    data: {
-      companyId: input.companyId,
-      key: 'calls',
-      type: 'cumulativeTimer',
-      tag: input.tag,
-      subject: input.subject,
-      tickIndex: input.tickIndex,
-      callId: input.callId,
-      name: input.name,
-      seconds: input.seconds,
-      amount: input.amount,
-      summary: { tag: input.tag, amount: input.amount, field: FIELD_OF[input.tag] },
-      createdAt: input.now,
-    },
+  return writeCharge(tx, {
+    ...input,
+    key: 'calls',
+    type: 'cumulativeTimer',
+    summary: { tag: input.tag, amount: input.amount, field: FIELD_OF[input.tag] },
   });
+}
+
+/** The ChargeRecord and its Statement entry, written together inside the caller's transaction. */
+async function writeCharge(
+  tx: Prisma.TransactionClient,
+  input: {
+    companyId: string;
+    callId: string;
+    key: string;
+    type: string;
+    tag: string;
+    subject: string;
+    tickIndex: number;
+    name: string;
+    seconds: number;
+    amount: string;
+    summary: Prisma.InputJsonObject;
+    balanceAfter: string;
+    now: Date;
+  },
+) {
+  const { balanceAfter, now, ...charge } = input;
+  const created = await tx.chargeRecord.create({ data: { ...charge, createdAt: now } });
   await tx.statementEntry.create({
     data: {
       companyId: input.companyId,
       name: input.name,
       action: 'charge',
       amount: fromUnits(-toUnits(input.amount)),
-      balanceAfter: input.balanceAfter,
-      chargeRecordId: charge.id,
+      balanceAfter,
+      chargeRecordId: created.id,
       callId: input.callId,
-      createdAt: input.now,
+      createdAt: now,
     },
   });
 }
@@ -223,33 +237,20 @@ export async function chargeTranslation(
     if (company.billingExempt || isZero(input.amount)) return { status: 'free' } as const;
     const balanceAfter = await debit(tx, input.companyId, input.amount);
     if (balanceAfter === null) return { status: 'insufficient' } as const;
-    const charge = await tx.chargeRecord.create({
-      data: {
-        companyId: input.companyId,
-        key: 'translate',
-        type: 'cumulative',
-        tag: 'translate',
-        subject: `translate:${input.lineId}:${input.lang}`,
-        tickIndex: 1,
-        callId: input.callId,
-        name: input.name,
-        seconds: 0,
-        amount: input.amount,
-        summary: { tag: 'translate', amount: input.amount, field: 'characters', characters: input.characters, lang: input.lang },
-        createdAt: input.now,
-      },
-    });
-    await tx.statementEntry.create({
-      data: {
-        companyId: input.companyId,
-        name: input.name,
-        action: 'charge',
-        amount: fromUnits(-toUnits(input.amount)),
-        balanceAfter,
-        chargeRecordId: charge.id,
-        callId: input.callId,
-        createdAt: input.now,
-      },
+    await writeCharge(tx, {
+      companyId: input.companyId,
+      callId: input.callId,
+      key: 'translate',
+      type: 'cumulative',
+      tag: 'translate',
+      subject: `translate:${input.lineId}:${input.lang}`,
+      tickIndex: 1,
+      name: input.name,
+      seconds: 0,
+      amount: input.amount,
+      summary: { tag: 'translate', amount: input.amount, field: 'characters', characters: input.characters, lang: input.lang },
+      balanceAfter,
+      now: input.now,
     });
     await tx.call.update({ where: { id: input.callId }, data: { totalCharged: { increment: input.amount } } });
     return { status: 'charged', amount: input.amount } as const;
