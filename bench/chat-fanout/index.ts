@@ -156,7 +156,8 @@ async function stepped(plan: Plan, mode: 'app' | 'relay', url: string, domain: s
       };
       results.push(r);
       log(`${mode} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (HTTP answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}% (${fmt((server.cpuPct * 10) / r.achieved, 2)} ms/msg)${r.firstError ? `, error: ${r.firstError}` : ''}`);
-      if (!(r.latency.p99 <= LIMIT_P99)) break;
+      // BENCH_FANOUT_ALL_STEPS=1 runs every step (before/after comparisons at fixed rates).
+      if (!(r.latency.p99 <= LIMIT_P99) && !process.env.BENCH_FANOUT_ALL_STEPS) break;
     }
     return results;
   } finally {

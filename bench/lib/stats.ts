@@ -19,6 +19,8 @@ export function summarize(values: number[]): Summary {
 }
 
 export interface ProcessSample {
+  /** CPU time of this process over the sample, ms. */
+  cpuMs: number;
   /** CPU time of this process over wall time, in % of ONE core (200% = both cores of a 2-core box). */
   cpuPct: number;
   rssMaxMb: number;
@@ -40,7 +42,7 @@ export function sampleProcess(intervalMs = 200) {
       const wall = performance.now() - t0;
       const rss = process.memoryUsage().rss;
       rssMax = Math.max(rssMax, rss);
-      return { cpuPct: ((cpu.user + cpu.system) / 1000 / wall) * 100, rssMaxMb: rssMax / 2 ** 20, rssEndMb: rss / 2 ** 20 };
+      return { cpuMs: (cpu.user + cpu.system) / 1000, cpuPct: ((cpu.user + cpu.system) / 1000 / wall) * 100, rssMaxMb: rssMax / 2 ** 20, rssEndMb: rss / 2 ** 20 };
     },
   };
 }

@@ -106,7 +106,10 @@ const bench: Benchmark = {
         return r.ok ? 'won' : r.code === 'CONFLICT' ? 'conflict' : `${r.status} ${r.code}: ${r.message}`;
       });
       const cpu = sampler.stop();
+      const attempts = app.takes + app.conflicts + app.errors;
       log(`app: ${app.takes} takes in ${fmt(app.seconds, 2)} s, ${app.conflicts} conflicts, ${app.errors} errors${app.firstError ? ` (${app.firstError})` : ''}`);
+      // The HTTP clients share this process, so this CPU is the server's plus theirs (light).
+      log(`app: process CPU ${fmt(cpu.cpuMs / attempts, 2)} ms per attempt (${fmt(cpu.cpuMs / app.takes, 2)} ms per take)`);
 
       // The database's word: each request left the queue once, to the attendant told they won.
       const rows = await db.conversation.findMany({ where: { id: { in: ids } }, select: { id: true, inQueue: true, takenById: true, responsibleId: true } });
@@ -155,6 +158,8 @@ const bench: Benchmark = {
           checks: { lost, doubleTakes, badResponsible, missingInfo },
           bare: { takes: bare.takes, seconds: bare.seconds, takesPerSecond: bareRate, conflicts: bare.conflicts, latency: bare.latency, left: bareLeft },
           serverCpuPct: cpu.cpuPct,
+          serverCpuMsPerAttempt: cpu.cpuMs / (app.takes + app.conflicts + app.errors),
+          serverCpuMsPerTake: cpu.cpuMs / app.takes,
           serverRssMaxMb: cpu.rssMaxMb,
         },
         notes: [

@@ -11,6 +11,7 @@ import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../shared/li
 import { domainSchema } from '../shared/schemas/company';
 import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
 import type { AppDeps } from './deps';
+import { companyAccess } from './modules/company/access';
 import { RateLimitedError } from './modules/identity/rate-limit';
 import { SESSION_COOKIE, readCookie, resolveSession } from './modules/identity/sessions';
 
@@ -143,13 +144,10 @@ export const memberProcedure = authedProcedure
   .meta({ level: 'member' })
   .input(z.object({ domain: domainSchema }))
   .use(async ({ ctx, input, next }) => {
-    const company = await ctx.db.company.findUnique({ where: { domain: input.domain } });
-    if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Domain not found' });
-    const [member, appConfig] = await Promise.all([
-      ctx.db.member.findUnique({ where: { companyId_userId: { companyId: company.id, userId: ctx.user.id } } }),
-      ctx.db.appConfig.findUnique({ where: { id: 1 } }),
-    ]);
-    const mustVerifyEmail = !!appConfig?.verifyEmail && !!ctx.user.email && !ctx.user.emailVerifiedAt;
+    const access = await companyAccess(ctx.db, input.domain, ctx.user.id);
+    if (!access) throw new TRPCError({ code: 'NOT_FOUND', message: 'Domain not found' });
+    const { company, member } = access;
+    const mustVerifyEmail = access.verifyEmail && !!ctx.user.email && !ctx.user.emailVerifiedAt;
     const refusal = accessRefusal(member, { mustVerifyEmail });
     if (refusal) throw new AccessError(refusal);
     return next({ ctx: { company, member: member! } });

@@ -229,3 +229,24 @@ describe('tenancy', () => {
     expect(await server.db.message.findUniqueOrThrow({ where: { id: m.id } })).toMatchObject({ text: 'ours', removed: false, changeSeq: 0 });
   });
 });
+
+describe('the send path (raw SQL)', () => {
+  it('answers and pushes a message exactly as it reads back, with its quote, mentions and watermarks; a retry returns it', async () => {
+    const { a, b, conversationId } = await direct();
+    const sb = await b.open();
+    const arrived = collect(sb, 'message:new');
+    const first = await send(a, conversationId, 'first');
+    const reply = await a.call<ChatMessageEvent>('chat.send', { conversationId, clientId: 'raw-1', text: 'olá, <b>você</b>', replyToId: first.id, mentions: [b.userId] });
+    const [read] = await a.query<ChatMessageEvent[]>('chat.messages', { conversationId, afterSeq: first.seq });
+    expect(reply).toEqual(read);
+    expect(reply).toMatchObject({ authorName: 'Ana', text: 'olá, <b>você</b>', mentions: [b.userId], replyTo: { id: first.id } });
+    await until(() => arrived.length === 2);
+    expect(arrived[1]).toEqual(JSON.parse(JSON.stringify(read))); // sockets carry JSON
+    const again = await a.call<ChatMessageEvent>('chat.send', { conversationId, clientId: 'raw-1', text: 'olá, <b>você</b>' });
+    expect(again).toEqual(read);
+    const rows = await server.db.participant.findMany({ where: { conversationId } });
+    expect(rows.find((p) => p.userId === a.userId)).toMatchObject({ deliveredSeq: reply.seq, readSeq: reply.seq, draft: null });
+    expect(rows.find((p) => p.userId === b.userId)).toMatchObject({ mentionSeq: reply.seq });
+    expect(await server.db.message.count({ where: { conversationId, clientId: 'raw-1' } })).toBe(1);
+  });
+});

@@ -3,14 +3,15 @@
  * company, what they may see, and how a stored message becomes the message clients receive.
  */
 import { TRPCError } from '@trpc/server';
-import type { Company, Member, Message, Prisma } from '../../../generated/prisma/client';
+import type { Company, Conversation, Member, Message, Participant } from '../../../generated/prisma/client';
 import type { ChatMessageEvent, ReplyQuote } from '../../../shared/chat-events';
 import { memberMayWork } from '../../../shared/domain/company';
 import { quoteExcerpt } from '../../../shared/domain/messages';
 import { CHAT_MESSAGES as M } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import { Prisma, type Db } from '../../db/client';
+import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
 
@@ -49,14 +50,27 @@ export function assertMayWork(ctx: ChatContext) {
   if (!memberMayWork(ctx.company, ctx.member)) throw new TRPCError({ code: 'FORBIDDEN', message: M.blocked });
 }
 
-/** The caller's participation in a conversation of THIS company, or a refusal. */
-export async function participation(ctx: ChatContext, conversationId: string) {
-  const conversation = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id } });
+const PARTICIPATION_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.ConversationScalarFieldEnum, 'c', 'c_')}, ${prefixedColumns(Prisma.ParticipantScalarFieldEnum, 'p', 'p_')}`;
+
+/**
+ * The caller's participation in a conversation of THIS company, or a refusal. One raw join: almost
+ * every chat call starts here (two ORM calls cost ~3x the CPU in Prisma's query compiler).
+ * With `clientId`, also the id of the caller's message sent earlier with that client id, if any.
+ */
+export async function participation(ctx: ChatContext, conversationId: string, opts: { clientId?: string } = {}) {
+  const earlier = opts.clientId
+    ? Prisma.sql`(SELECT "id" FROM "Message" WHERE "conversationId" = c."id" AND "authorId" = ${ctx.userId}::uuid AND "clientId" = ${opts.clientId})`
+    : Prisma.sql`NULL::uuid`;
+  const [row] = await ctx.db.$queryRaw<Record<string, unknown>[]>`
+    SELECT ${PARTICIPATION_COLUMNS}, ${earlier} AS "earlierId"
+    FROM "Conversation" c LEFT JOIN "Participant" p ON p."conversationId" = c."id" AND p."userId" = ${ctx.userId}::uuid
+    WHERE c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`;
+  const conversation = row && unprefix<Conversation>(row, Prisma.ConversationScalarFieldEnum, 'c_');
   if (!conversation) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
-  const me = await ctx.db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId: ctx.userId } } });
+  const me = unprefix<Participant>(row, Prisma.ParticipantScalarFieldEnum, 'p_');
   if (!me) throw new TRPCError({ code: 'FORBIDDEN', message: M.notParticipant });
   if (me.removed) throw new TRPCError({ code: 'FORBIDDEN', message: M.removed });
-  return { conversation, me };
+  return { conversation, me, earlierMessageId: (row.earlierId as string | null) ?? null };
 }
 
 /** Active, accepted members of this company among `userIds`: nobody else can be added. */

@@ -48,10 +48,10 @@ async function checkMentions(ctx: ChatContext, conversationId: string, mentions:
  */
 export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendInput>): Promise<ChatMessage> {
   assertMayWork(ctx);
-  const { conversation } = await participation(ctx, input.conversationId);
+  // The retry check rides on the participation read: a first send pays no extra round trip.
+  const { conversation, earlierMessageId } = await participation(ctx, input.conversationId, { clientId: input.clientId });
   const byClientId = { conversationId_authorId_clientId: { conversationId: conversation.id, authorId: ctx.userId, clientId: input.clientId } };
-  const earlier = await ctx.db.message.findUnique({ where: byClientId, include: MESSAGE_INCLUDE });
-  if (earlier) return toMessage(earlier);
+  if (earlierMessageId) return toMessage(await ctx.db.message.findUniqueOrThrow({ where: { id: earlierMessageId }, include: MESSAGE_INCLUDE }));
   if (input.isComment && !seesComments(ctx)) throw new TRPCError({ code: 'FORBIDDEN', message: M.commentsMembersOnly });
   const original = input.replyToId ? await checkReply(ctx, conversation.id, input.replyToId) : null;
   const mentions = await checkMentions(ctx, conversation.id, input.mentions);

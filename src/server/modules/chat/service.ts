@@ -4,10 +4,10 @@
  * this file exports; messages.ts, recents.ts, files.ts, presence.ts and notes.ts hold the rest
  * of the chat's rules for its own router.
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import type { Prisma } from '../../../generated/prisma/client';
+import type { Message } from '../../../generated/prisma/client';
 import type { ChatMessageEvent } from '../../../shared/chat-events';
 import { CONVERSATION_TYPE } from '../../../shared/constants';
 import { groupTitle } from '../../../shared/domain/conversations';
@@ -16,13 +16,14 @@ import { CONVERSATION_REMOVAL_CODES, estimateMessageBytes } from '../../../share
 import { newProtocol } from '../../../shared/domain/protocol';
 import { CHAT_MESSAGES as M, withCode, type contactsInput, type startTeamInput } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
-import type { Db } from '../../db/client';
+import { Prisma, type Db } from '../../db/client';
+import { unprefix } from '../../db/columns';
+import { asOrmUniqueViolation } from '../../db/raw-errors';
 import type { Realtime } from '../../realtime';
 import {
   activeMemberOf,
   activeMembers,
   assertMayWork,
-  MESSAGE_INCLUDE,
   participation,
   seesComments,
   toMessage,
@@ -325,42 +326,51 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
     SELECT "userId" FROM "Participant" WHERE "conversationId" = ${input.conversationId}::uuid AND NOT "removed"`;
   const bytes = estimateMessageBytes({ text: input.text, path: `${domain}/${input.conversationId}`, participants: participants.length });
   const fileBytes = input.file?.size ?? 0;
-  const created = await tx.message.create({
-    data: {
-      id: input.id,
-      conversationId: input.conversationId,
-      seq: row.lastSeq,
-      authorId: input.authorId,
-      clientId: input.clientId,
-      type: input.type ?? (input.file ? 'arquivo' : 'texto'),
-      text: input.text,
-      replyToId: input.replyToId,
-      forwarded: input.forwarded ?? false,
-      isComment: input.isComment ?? false,
-      mentions: input.mentions ?? [],
-      bytes,
-      fileKey: input.file?.key,
-      fileName: input.file?.name,
-      fileSize: input.file ? BigInt(input.file.size) : undefined,
-      fileMime: input.file?.mime,
-      thumbKey: input.file?.thumbKey,
-      isRecording: input.file?.isRecording ?? false,
-      durationMs: input.file?.durationMs,
-      callId: input.file?.callId,
-      data: input.data,
-      createdAt: now,
-    },
-    include: MESSAGE_INCLUDE,
-  });
-  // The conversation's byte counts, and the author's watermarks in one statement: the author has
-  // received and read what they wrote, and has nothing left to draft (no author: no participant row).
-  await tx.$executeRaw`
+  const seq = row.lastSeq;
+  // One statement writes the message with its author's name and quote (what the ORM's create with
+  // MESSAGE_INCLUDE did in several), the conversation's byte counts and the author's watermarks:
+  // the author has received and read what they wrote, and has nothing left to draft (no author:
+  // no participant row). The id is made here as the ORM made it (@default(uuid()) is client-side).
+  const [inserted] = await tx.$queryRaw<Record<string, unknown>[]>`
     WITH counted AS (
       UPDATE "Conversation" SET "bytesMessages" = "bytesMessages" + ${bytes}::bigint, "bytesAttachments" = "bytesAttachments" + ${fileBytes}::bigint
       WHERE "id" = ${input.conversationId}::uuid
+    ), marked AS (
+      UPDATE "Participant" SET "deliveredSeq" = ${seq}, "readSeq" = ${seq}, "draft" = NULL
+      WHERE "conversationId" = ${input.conversationId}::uuid AND "userId" = ${input.authorId ?? null}::uuid
+    ), ins AS (
+      INSERT INTO "Message" ("id", "conversationId", "seq", "authorId", "clientId", "type", "text", "replyToId", "forwarded", "isComment",
+        "mentions", "bytes", "fileKey", "fileName", "fileSize", "fileMime", "thumbKey", "isRecording", "durationMs", "callId", "data", "createdAt")
+      VALUES (${input.id ?? randomUUID()}::uuid, ${input.conversationId}::uuid, ${seq}, ${input.authorId ?? null}::uuid, ${input.clientId ?? null},
+        ${input.type ?? (input.file ? 'arquivo' : 'texto')}, ${input.text}, ${input.replyToId ?? null}::uuid, ${input.forwarded ?? false}, ${input.isComment ?? false},
+        ${input.mentions ?? []}::uuid[], ${bytes}, ${input.file?.key ?? null}, ${input.file?.name ?? null}, ${input.file ? String(input.file.size) : null}::bigint,
+        ${input.file?.mime ?? null}, ${input.file?.thumbKey ?? null}, ${input.file?.isRecording ?? false}, ${input.file?.durationMs ?? null}::int,
+        ${input.file?.callId ?? null}::uuid, ${input.data === undefined ? null : JSON.stringify(input.data)}::jsonb, ${now})
+      RETURNING *
     )
-    UPDATE "Participant" SET "deliveredSeq" = ${created.seq}, "readSeq" = ${created.seq}, "draft" = NULL
-    WHERE "conversationId" = ${input.conversationId}::uuid AND "userId" = ${input.authorId}::uuid`;
+    SELECT ins.*, au."name" AS "authorName",
+      r."id" AS "r_id", r."seq" AS "r_seq", r."authorId" AS "r_authorId", r."type" AS "r_type", r."text" AS "r_text",
+      r."fileName" AS "r_fileName", r."removed" AS "r_removed", ra."name" AS "r_authorName"
+    FROM ins LEFT JOIN "User" au ON au."id" = ins."authorId"
+      LEFT JOIN "Message" r ON r."id" = ins."replyToId" LEFT JOIN "User" ra ON ra."id" = r."authorId"`.catch((err: unknown) => {
+    throw asOrmUniqueViolation(err); // a retry with the same clientId: callers expect P2002
+  });
+  const created = {
+    ...unprefix<Message>(inserted!, Prisma.MessageScalarFieldEnum, '')!,
+    author: inserted!.authorId ? { name: inserted!.authorName as string } : null,
+    replyTo: inserted!.r_id
+      ? {
+          id: inserted!.r_id as string,
+          seq: inserted!.r_seq as number,
+          authorId: inserted!.r_authorId as string | null,
+          type: inserted!.r_type as string,
+          text: inserted!.r_text as string,
+          fileName: inserted!.r_fileName as string | null,
+          removed: inserted!.r_removed as boolean,
+          author: inserted!.r_authorId ? { name: inserted!.r_authorName as string } : null,
+        }
+      : null,
+  };
   if (input.mentions?.length) {
     await tx.participant.updateMany({
       where: { conversationId: input.conversationId, userId: { in: input.mentions, ...(input.authorId && { not: input.authorId }) }, removed: false },

@@ -1,7 +1,7 @@
-import type { Conversation, Prisma } from '../../../generated/prisma/client';
+import type { Conversation } from '../../../generated/prisma/client';
 import { canSeeRequest, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
 import type { QueueRequestEvent } from '../../../shared/service-events';
-import type { Db } from '../../db/client';
+import { Prisma, type Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
 
 type Reader = Db | Prisma.TransactionClient;
@@ -63,7 +63,9 @@ export async function pushQueueAdded(deps: PushDeps, domain: string, conversatio
 
 /** After a request left the queue: every attendant drops it from their view at once. */
 export async function pushQueueRemoved(deps: PushDeps, companyId: string, domain: string, conversationId: string) {
-  const members = await deps.db.member.findMany({ where: { companyId, inviteAccepted: true, blocked: false, removed: false }, select: { userId: true } });
+  // Raw: every take and transfer pays this (and the two below); see bench/queue-take.
+  const members = await deps.db.$queryRaw<{ userId: string }[]>`
+    SELECT "userId"::text AS "userId" FROM "Member" WHERE "companyId" = ${companyId}::uuid AND "inviteAccepted" AND NOT "blocked" AND NOT "removed"`;
   deps.realtime.toUsers(
     members.map((m) => m.userId),
     'queue:removed',
@@ -76,11 +78,10 @@ export async function pushQueueRemoved(deps: PushDeps, companyId: string, domain
  * (userFila) waits in that attendant's own line.
  */
 export async function pushPositions(deps: PushDeps, companyId: string, queueId: string | null) {
-  const waiting = await deps.db.conversation.findMany({
-    where: { companyId, queueId, inQueue: true },
-    orderBy: [{ queuedAt: 'asc' }, { id: 'asc' }],
-    select: { id: true, creatorId: true, queueUserId: true },
-  });
+  const waiting = await deps.db.$queryRaw<{ id: string; creatorId: string | null; queueUserId: string | null }[]>`
+    SELECT "id"::text AS "id", "creatorId"::text AS "creatorId", "queueUserId"::text AS "queueUserId" FROM "Conversation"
+    WHERE "companyId" = ${companyId}::uuid AND ${queueId ? Prisma.sql`"queueId" = ${queueId}::uuid` : Prisma.sql`"queueId" IS NULL`} AND "inQueue"
+    ORDER BY "queuedAt" ASC, "id" ASC`;
   const seen = new Map<string, number>();
   for (const c of waiting) {
     const line = c.queueUserId ?? '';
@@ -92,7 +93,8 @@ export async function pushPositions(deps: PushDeps, companyId: string, queueId: 
 
 /** Who is in the conversation hears that it changed (state, responsible, participants). */
 export async function pushConversationUpdated(deps: PushDeps, conversationId: string, also: string[] = []) {
-  const present = await deps.db.participant.findMany({ where: { conversationId, removed: false }, select: { userId: true } });
+  const present = await deps.db.$queryRaw<{ userId: string }[]>`
+    SELECT "userId"::text AS "userId" FROM "Participant" WHERE "conversationId" = ${conversationId}::uuid AND NOT "removed"`;
   deps.realtime.toUsers(new Set([...present.map((p) => p.userId), ...also]), 'conversation:updated', { conversationId });
 }
 
