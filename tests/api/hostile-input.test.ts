@@ -219,7 +219,9 @@ describe('hostile input across the whole app router', () => {
         .catch((err: Error) => {
           const lines = err.message.split('\n');
           const counterexample = lines.find((l) => l.startsWith('Counterexample')) ?? '';
-          const why = lines.find((l) => /answered|stack trace|changed rows/.test(l)) ?? lines.slice(0, 3).join(' ');
+          // fast-check keeps the property's own error as the cause; its message says what went wrong.
+          const cause = (err as Error & { cause?: unknown }).cause;
+          const why = cause instanceof Error ? cause.message : (lines.find((l) => /answered|stack trace|changed rows/.test(l)) ?? lines.slice(0, 3).join(' '));
           problems.push(`${p.path}: ${why.trim().slice(0, 400)} | ${counterexample.slice(0, 400)}`);
         });
     }
