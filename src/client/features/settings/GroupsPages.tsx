@@ -4,12 +4,11 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../server/router';
 import { trpc } from '../../trpc';
-import { Dialog } from '../../ui/Dialog';
-import { Field, FormError, FormNotice } from '../../ui/Form';
+import { Field, FormError } from '../../ui/Form';
 import { Spinner } from '../../ui/Spinner';
 import { AdminScreen } from './AdminScreen';
 import { CheckboxField, EditForm, useDraft } from './EditForm';
-import { RowActions } from './RowActions';
+import { SettingsList } from './SettingsList';
 import { useServerText } from './serverText';
 
 type GroupRow = inferRouterOutputs<AppRouter>['groups']['list'][number];
@@ -33,80 +32,22 @@ export function GroupPage() {
 
 function GroupList({ domain }: { domain: string }) {
   const { t } = useLingui();
-  const serverText = useServerText();
-  const navigate = useNavigate();
   const utils = trpc.useUtils();
   const groups = trpc.groups.list.useQuery({ domain });
-  const [removing, setRemoving] = useState<GroupRow | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const remove = trpc.groups.delete.useMutation({
-    onSuccess: async () => {
-      setNotice(t`Group ${removing?.name ?? ''} removed.`);
-      setRemoving(null);
-      await utils.groups.list.invalidate({ domain });
-    },
-    onError: () => setRemoving(null),
-  });
-  if (groups.isPending) return <Spinner />;
-  if (groups.isError) return <FormError message={serverText(groups.error.message)} />;
+  const remove = trpc.groups.delete.useMutation({ onSuccess: () => utils.groups.list.invalidate({ domain }) });
   return (
-    <section className="settings-section">
-      <FormError message={remove.error ? serverText(remove.error.message) : null} />
-      {notice && <FormNotice>{notice}</FormNotice>}
-      <table className="settings-table">
-        <thead>
-          <tr>
-            <th scope="col">
-              <Trans>Group</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Members</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Queues</Trans>
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">
-                <Trans>Actions</Trans>
-              </span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {groups.data.map((g) => (
-            <tr key={g.id}>
-              <th scope="row">
-                <Link to={g.id}>{g.name}</Link>
-              </th>
-              <td>{g.memberCount}</td>
-              <td>{g.queues.map((q) => q.label).join(', ')}</td>
-              <RowActions
-                name={g.name}
-                deleting={remove.isPending}
-                onEdit={() => void navigate(g.id)}
-                onDelete={() => {
-                  setNotice(null);
-                  remove.reset();
-                  setRemoving(g);
-                }}
-              />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Link className="button" to="new">
-        <Trans>New group</Trans>
-      </Link>
-      {removing && (
-        <Dialog
-          title={t`Remove the group ${removing.name}?`}
-          onClose={() => setRemoving(null)}
-          onConfirm={() => remove.mutate({ domain, groupId: removing.id })}
-          confirmLabel={<Trans>Remove</Trans>}
-          busy={remove.isPending}
-        />
-      )}
-    </section>
+    <SettingsList<GroupRow>
+      list={groups}
+      nameHeader={<Trans>Group</Trans>}
+      columns={[
+        { header: <Trans>Members</Trans>, cell: (g) => g.memberCount },
+        { header: <Trans>Queues</Trans>, cell: (g) => g.queues.map((q) => q.label).join(', ') },
+      ]}
+      newLabel={<Trans>New group</Trans>}
+      removeTitle={(g) => t`Remove the group ${g.name}?`}
+      removedNotice={(g) => t`Group ${g.name} removed.`}
+      remove={{ ...remove, run: (g) => remove.mutateAsync({ domain, groupId: g.id }) }}
+    />
   );
 }
 

@@ -5,11 +5,11 @@ import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../server/router';
 import { trpc } from '../../trpc';
 import { Dialog } from '../../ui/Dialog';
-import { Field, FormError, FormNotice } from '../../ui/Form';
+import { Field, FormError } from '../../ui/Form';
 import { Spinner } from '../../ui/Spinner';
 import { AdminScreen } from './AdminScreen';
 import { CheckboxField, EditForm, useDraft } from './EditForm';
-import { RowActions } from './RowActions';
+import { SettingsList } from './SettingsList';
 import { useServerText } from './serverText';
 
 type QueueRow = inferRouterOutputs<AppRouter>['queues']['list'][number];
@@ -33,97 +33,42 @@ export function QueueSettingsPage() {
 
 function QueueList({ domain }: { domain: string }) {
   const { t } = useLingui();
-  const serverText = useServerText();
-  const navigate = useNavigate();
   const utils = trpc.useUtils();
   const queues = trpc.queues.list.useQuery({ domain });
-  const [removing, setRemoving] = useState<QueueRow | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const remove = trpc.queues.delete.useMutation({
-    onSuccess: async () => {
-      setNotice(t`Queue ${removing?.name ?? ''} removed.`);
-      setRemoving(null);
-      await utils.queues.list.invalidate({ domain });
-    },
-    onError: () => setRemoving(null),
-  });
-  if (queues.isPending) return <Spinner />;
-  if (queues.isError) return <FormError message={serverText(queues.error.message)} />;
+  const remove = trpc.queues.delete.useMutation({ onSuccess: () => utils.queues.list.invalidate({ domain }) });
   return (
-    <section className="settings-section">
-      <FormError message={remove.error ? serverText(remove.error.message) : null} />
-      {notice && <FormNotice>{notice}</FormNotice>}
-      <table className="settings-table">
-        <thead>
-          <tr>
-            <th scope="col">
-              <Trans>Queue</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Groups</Trans>
-            </th>
-            <th scope="col">
-              <Trans>State</Trans>
-            </th>
-            <th scope="col">
-              <Trans>Waiting</Trans>
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">
-                <Trans>Actions</Trans>
-              </span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {queues.data.map((q) => (
-            <tr key={q.id}>
-              <th scope="row">
-                <Link to={q.id}>{q.name}</Link>
-                <div className="muted">/{q.key}</div>
-              </th>
-              <td>{q.groups.map((g) => g.label).join(', ')}</td>
-              <td>
-                <span className={q.active ? 'badge badge-ok' : 'badge badge-warn'}>{q.active ? t`Active` : t`Disabled`}</span>
-                {q.internal && (
-                  <span className="badge">
-                    <Trans>Internal</Trans>
-                  </span>
-                )}
-                {q.sla && <span className="badge">SLA</span>}
-              </td>
-              <td>{q.waiting}</td>
-              <RowActions
-                name={q.name}
-                deleting={remove.isPending}
-                onEdit={() => void navigate(q.id)}
-                onDelete={() => {
-                  setNotice(null);
-                  remove.reset();
-                  setRemoving(q);
-                }}
-              />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Link className="button" to="new">
-        <Trans>New queue</Trans>
-      </Link>
-      {removing && (
-        <Dialog
-          title={t`Remove the queue ${removing.name}?`}
-          onClose={() => setRemoving(null)}
-          onConfirm={() => remove.mutate({ domain, queueId: removing.id })}
-          confirmLabel={<Trans>Remove</Trans>}
-          busy={remove.isPending}
-        >
-          <p className="muted">
-            <Trans>Links to this queue stop working. Conversations it served keep its name.</Trans>
-          </p>
-        </Dialog>
-      )}
-    </section>
+    <SettingsList<QueueRow>
+      list={queues}
+      nameHeader={<Trans>Queue</Trans>}
+      nameDetail={(q) => <div className="muted">/{q.key}</div>}
+      columns={[
+        { header: <Trans>Groups</Trans>, cell: (q) => q.groups.map((g) => g.label).join(', ') },
+        {
+          header: <Trans>State</Trans>,
+          cell: (q) => (
+            <>
+              <span className={q.active ? 'badge badge-ok' : 'badge badge-warn'}>{q.active ? t`Active` : t`Disabled`}</span>
+              {q.internal && (
+                <span className="badge">
+                  <Trans>Internal</Trans>
+                </span>
+              )}
+              {q.sla && <span className="badge">SLA</span>}
+            </>
+          ),
+        },
+        { header: <Trans>Waiting</Trans>, cell: (q) => q.waiting },
+      ]}
+      newLabel={<Trans>New queue</Trans>}
+      removeTitle={(q) => t`Remove the queue ${q.name}?`}
+      removedNotice={(q) => t`Queue ${q.name} removed.`}
+      removeDetail={
+        <p className="muted">
+          <Trans>Links to this queue stop working. Conversations it served keep its name.</Trans>
+        </p>
+      }
+      remove={{ ...remove, run: (q) => remove.mutateAsync({ domain, queueId: q.id }) }}
+    />
   );
 }
 
