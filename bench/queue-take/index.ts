@@ -125,6 +125,9 @@ const bench: Benchmark = {
 
       // Baseline: bare claims.
       const claims = new pg.Pool({ ...pgConnectionFields(server.database.url), max: 10 });
+      // An idle client the server closes (a restart, a terminated backend) must not crash the run:
+      // node-postgres emits that on the pool, and an unheard 'error' event kills the process.
+      claims.on('error', (err) => log(`baseline pool: idle connection closed (${err.message})`));
       await claims.query('CREATE TABLE bench_claim (id uuid PRIMARY KEY, queued_at timestamptz NOT NULL, taken_by uuid, taken_at timestamptz)');
       const claimIds = ids.map(() => randomUUID());
       await claims.query('INSERT INTO bench_claim (id, queued_at) SELECT unnest($1::uuid[]), now()', [claimIds]);
