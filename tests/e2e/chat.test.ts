@@ -78,6 +78,8 @@ describe('two people chat', () => {
     await openChat(a, conversationId);
     await openChat(b, conversationId);
     await a.page.getByRole('heading', { name: 'Bruno Lima' }).waitFor();
+    // Typing is ephemeral: it reaches Bruno only once his tab is connected, which Ana sees.
+    await a.page.locator('.conversation-head').getByRole('img', { name: 'Available' }).waitFor();
 
     // Typing reaches the other side.
     await composer(a.page).pressSequentially('Olá Bruno', { delay: 30 });

@@ -155,7 +155,11 @@ function useRecentsPatcher(domain: string) {
     (change: (items: Recent[], totalUnread: number) => { items: Recent[]; totalUnread: number } | null) => {
       const key = { domain, limit: RECENTS_PAGE };
       const data = utils.chat.recents.getInfiniteData(key);
-      if (!data || data.pages.length === 0) return;
+      // Still loading: the answer on its way may predate this change, so ask again.
+      if (!data || data.pages.length === 0) {
+        void utils.chat.recents.invalidate();
+        return;
+      }
       const items = data.pages.flatMap((p) => p.items);
       const last = data.pages[data.pages.length - 1]!;
       const result = change(items, data.pages[0]!.totalUnread);
