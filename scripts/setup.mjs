@@ -74,24 +74,31 @@ function generatePrismaClient() {
   fs.writeFileSync(stamp, hash);
 }
 
-function newestMtime(entries) {
-  let newest = 0;
-  const walk = (p) => {
-    if (!fs.existsSync(p)) return;
-    const st = fs.statSync(p);
-    if (st.isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
-    else newest = Math.max(newest, st.mtimeMs);
+/** Every file under these paths (directories walked in a stable order), relative to the root. */
+function filesUnder(entries) {
+  const files = [];
+  const walk = (rel) => {
+    const abs = path.join(root, rel);
+    if (!fs.existsSync(abs)) return;
+    if (fs.statSync(abs).isDirectory()) for (const e of fs.readdirSync(abs).sort()) walk(path.join(rel, e));
+    else files.push(rel);
   };
-  for (const e of entries) walk(path.join(root, e));
-  return newest;
+  for (const e of entries) walk(e);
+  return files;
 }
 
+/**
+ * The browser app is rebuilt when the content of its inputs changed, not their modification
+ * times: a no-op `npm install` rewrites package-lock.json's mtime, a checkout touches every file.
+ */
 function buildClient() {
-  const stamp = path.join(root, 'dist/client/index.html');
+  const stamp = path.join(root, 'dist/client/.inputs-hash');
   const inputs = ['src/client', 'src/shared', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json'];
-  if (fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= newestMtime(inputs)) return;
+  const hash = hashOf(filesUnder(inputs));
+  if (fs.existsSync(path.join(root, 'dist/client/index.html')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return;
   log('building the browser app (vite build)...');
   run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.config.ts', '--logLevel', 'warn']);
+  fs.writeFileSync(stamp, hash);
 }
 
 patchPrismaAdapter();

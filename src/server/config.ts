@@ -41,9 +41,24 @@ const envSchema = z
     /** Machine translation of call subtitles (Azure Translator v3 protocol); without it subtitles stay untranslated. */
     TRANSLATOR_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     TRANSLATOR_KEY: optionalString,
+    /** Link shortening (spec 7.2: GET with format, key, login and the long URL; answer data.url); without it links stay long. */
+    LINK_SHORTENER_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    LINK_SHORTENER_KEY: optionalString,
+    LINK_SHORTENER_LOGIN: optionalString,
 
     MEDIASOUP_WORKER_BIN: optionalString,
     MEDIASOUP_NUM_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+    /**
+     * With no worker binary: how to get one at start, in the background — `download` (mediasoup's
+     * prebuilt), `build` (from the package's sources, needs the build packages), both (the default
+     * outside tests) or `off`. Comma-separated.
+     */
+    MEDIASOUP_WORKER_AUTO: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^(off|(download|build)(,(download|build))*)$/, 'off, download, build or download,build').optional(),
+    ),
+    /** Where the prebuilt worker is downloaded from (mediasoup's own variable). */
+    MEDIASOUP_WORKER_PREBUILT_DOWNLOAD_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     RTC_LISTEN_IP: z.string().default('0.0.0.0'),
     RTC_ANNOUNCED_IP: optionalString,
     RTC_MIN_PORT: port(40000),
@@ -107,6 +122,7 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   sms: { url: string | undefined; token: string | undefined };
   translator: { url: string | undefined; key: string | undefined };
+  linkShortener: { url: string | undefined; key: string | undefined; login: string | undefined };
   /** Credits given to each newly registered company. */
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
@@ -121,6 +137,8 @@ export interface Config {
   maxRequestBytes: number;
   media: {
     workerBin: string | undefined;
+    /** What to do at start when no worker binary exists (see provision.ts). */
+    provision: { download: boolean; build: boolean; downloadBaseUrl?: string };
     numWorkers: number;
     listenIp: string;
     announcedIp: string | undefined;
@@ -169,6 +187,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     sms: { url: env.SMS_URL, token: env.SMS_TOKEN },
     translator: { url: env.TRANSLATOR_URL, key: env.TRANSLATOR_KEY },
+    linkShortener: { url: env.LINK_SHORTENER_URL, key: env.LINK_SHORTENER_KEY, login: env.LINK_SHORTENER_LOGIN },
     newCompanyBonus: env.NEW_COMPANY_BONUS,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     maxRequestBytes: env.MAX_REQUEST_BYTES,
@@ -179,6 +198,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     media: {
       workerBin: env.MEDIASOUP_WORKER_BIN,
+      provision: workerProvision(env),
       numWorkers: env.MEDIASOUP_NUM_WORKERS ?? os.availableParallelism(),
       listenIp: env.RTC_LISTEN_IP,
       announcedIp: env.RTC_ANNOUNCED_IP,
@@ -190,6 +210,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       instanceId: env.INSTANCE_ID ?? os.hostname().replace(/[^\w.-]/g, '-').slice(0, 64),
     },
   };
+}
+
+function workerProvision(env: Env): Config['media']['provision'] {
+  // Tests choose their worker explicitly; a test server must never start a 5-minute build.
+  const auto = env.MEDIASOUP_WORKER_AUTO ?? (env.NODE_ENV === 'test' ? 'off' : 'download,build');
+  const steps = auto.split(',');
+  return { download: steps.includes('download'), build: steps.includes('build'), downloadBaseUrl: env.MEDIASOUP_WORKER_PREBUILT_DOWNLOAD_BASE_URL };
 }
 
 function adapterConfig(env: Env): Config['realtime']['adapter'] {

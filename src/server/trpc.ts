@@ -9,10 +9,13 @@ import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../shared/limits';
 import { domainSchema } from '../shared/schemas/company';
+import { PLAN_FEATURE_MESSAGES, planIncludes, type PlanFeature } from '../shared/domain/company';
 import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
+import type { Permission } from '../shared/domain/profiles';
 import type { AppDeps } from './deps';
 import { companyAccess } from './modules/company/access';
 import { RateLimitedError } from './modules/identity/rate-limit';
+import { requirePermission } from './modules/profiles/permissions';
 import { SESSION_COOKIE, readCookie, resolveSession } from './modules/identity/sessions';
 
 // ---------------------------------------------------------------------------------------------
@@ -30,6 +33,13 @@ export type Context = Awaited<ReturnType<typeof createContext>>;
 export type ProcedureLevel = 'public' | 'authed' | 'member' | 'admin';
 export interface Meta {
   level?: ProcedureLevel;
+  /**
+   * On a member or admin procedure: the profile permission it needs (admins have every one).
+   * Declared as `memberProcedure.meta({ permission: 'viewReports' })`; checked after membership.
+   */
+  permission?: Permission;
+  /** On a member or admin procedure: the plan flag its feature lives behind (`meta({ plan: 'forms' })`). */
+  plan?: PlanFeature;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,6 +161,14 @@ export const memberProcedure = authedProcedure
     const refusal = accessRefusal(member, { mustVerifyEmail });
     if (refusal) throw new AccessError(refusal);
     return next({ ctx: { company, member: member! } });
+  })
+  // What the procedure declared it needs beyond membership: a plan flag, then a profile permission.
+  .use(async ({ ctx, meta, next }) => {
+    if (meta?.plan && !planIncludes(ctx.company.plan, meta.plan)) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: PLAN_FEATURE_MESSAGES[meta.plan] });
+    }
+    if (meta?.permission) await requirePermission(ctx, meta.permission);
+    return next();
   });
 
 export const adminProcedure = memberProcedure.meta({ level: 'admin' }).use(({ ctx, next }) => {

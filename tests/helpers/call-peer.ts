@@ -8,6 +8,7 @@ import { Device, FakeHandler, testFakeParameters, type types } from 'mediasoup-c
 import { io as connect, type Socket } from 'socket.io-client';
 import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, ProducerInfo } from '../../src/shared/call-events';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/shared/realtime';
+import { budget } from './time';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -79,7 +80,7 @@ export class CallPeer {
 
   request<M extends CallMethod>(method: M, data: Omit<Extract<CallRequest, { method: M }>, 'method'> = {} as never): Promise<CallResults[M]> {
     return new Promise((resolve, reject) => {
-      this.socket.timeout(15_000).emit('call:request', { method, ...data } as CallRequest, (err: Error | null, res: CallAck) => {
+      this.socket.timeout(budget(15_000)).emit('call:request', { method, ...data } as CallRequest, (err: Error | null, res: CallAck) => {
         if (err) return reject(err);
         if (!res.ok) return reject(new CallRequestError(res.error));
         resolve(res.data as CallResults[M]);
@@ -90,7 +91,7 @@ export class CallPeer {
   /** A final speech-recognition result, as the browser sends it; resolves with the line id or rejects with the refusal. */
   transcript(input: { callId: string; text: string; lang: string }): Promise<{ id: string }> {
     return new Promise((resolve, reject) => {
-      this.socket.timeout(15_000).emit('call:transcript', input, (err: Error | null, res: { ok: boolean; data?: { id: string }; error?: string }) => {
+      this.socket.timeout(budget(15_000)).emit('call:transcript', input, (err: Error | null, res: { ok: boolean; data?: { id: string }; error?: string }) => {
         if (err) return reject(err);
         if (!res.ok) return reject(new CallRequestError(res.error));
         resolve(res.data!);

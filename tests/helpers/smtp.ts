@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { budget } from './time';
 
 export interface ReceivedMail {
   to: string;
@@ -40,7 +41,7 @@ export async function startSmtpServer(opts: { reject?: RegExp } = {}) {
     url: `smtp://127.0.0.1:${port}`,
     inbox,
     /** The next mail to `to` (waits for it), and the first link in it. */
-    async next(to: string, timeoutMs = 5000): Promise<ReceivedMail & { link: string }> {
+    async next(to: string, timeoutMs = budget(5000)): Promise<ReceivedMail & { link: string }> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const i = inbox.findIndex((m) => m.to === to);

@@ -3,7 +3,10 @@ import { trpc } from '../trpc';
 
 /** The server's state in the footer: reachable, and whether it can hold calls right now. */
 export function HealthBadge() {
-  const health = trpc.system.health.useQuery(undefined, { refetchInterval: 60_000 });
+  // While the worker binary is being downloaded or built, ask more often: calls switch on by themselves.
+  const health = trpc.system.health.useQuery(undefined, {
+    refetchInterval: (query) => (query.state.data?.media.preparing ? 10_000 : 60_000),
+  });
   if (health.isPending) return null;
   if (health.isError) {
     return (
@@ -24,7 +27,16 @@ export function HealthBadge() {
           <Trans>Server degraded</Trans>
         </span>
       )}
-      {!media.available && (
+      {!media.available && media.preparing && (
+        <span className="badge badge-warn" title={media.reason}>
+          {media.preparing.step === 'build' && media.preparing.percent !== undefined ? (
+            <Trans>Calls are being prepared ({media.preparing.percent}%)</Trans>
+          ) : (
+            <Trans>Calls are being prepared</Trans>
+          )}
+        </span>
+      )}
+      {!media.available && !media.preparing && (
         <span className="badge badge-warn" title={media.reason}>
           <Trans>Calls unavailable</Trans>
         </span>

@@ -1,4 +1,7 @@
+import type { ProvisionProgress } from './provision';
+
 /** What /healthz and the UI say about calls. */
 export type MediaStatus =
   | { available: true; workers: { index: number; pid: number; restarts: number }[] }
-  | { available: false; reason: string };
+  /** `preparing` while a worker binary is being downloaded or built: calls start by themselves after. */
+  | { available: false; reason: string; preparing?: ProvisionProgress };

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { types } from 'mediasoup';
 import type { Logger } from 'pino';
+import { provisionWorkerBinary, type ProvisionProgress } from './provision';
 import type { MediaStatus } from './status';
 
 type Worker = types.Worker;
@@ -31,7 +32,7 @@ function isExecutable(file: string): boolean {
 }
 
 /** The installed mediasoup package's directory and version, without loading the package. */
-function mediasoupPackage(): { dir: string; version: string } | undefined {
+export function mediasoupPackage(): { dir: string; version: string } | undefined {
   try {
     // The package's `exports` hide package.json; its entry point is <dir>/node/lib/index.js.
     const entry = createRequire(import.meta.url).resolve('mediasoup');
@@ -57,18 +58,20 @@ export function resolveWorkerBin(configured: string | undefined): WorkerBinResol
     };
   }
   const pkg = mediasoupPackage();
-  if (!pkg) return { bin: undefined, reason: 'the mediasoup package is not installed (run `npm ci`)' };
-  const cacheDir = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  const candidates = [
-    path.join(cacheDir, 'mediasoup-worker', pkg.version, 'mediasoup-worker'),
-    path.join(pkg.dir, 'worker', 'out', 'Release', 'mediasoup-worker'),
-  ];
+  if (!pkg) return { bin: undefined, reason: 'the mediasoup package is not installed (run `npm install`)' };
+  const candidates = [cachedWorkerPath(pkg.version), path.join(pkg.dir, 'worker', 'out', 'Release', 'mediasoup-worker')];
   const bin = candidates.find(isExecutable);
   if (bin) return { bin: path.resolve(bin) };
   return {
     bin: undefined,
     reason: `no mediasoup worker binary for mediasoup ${pkg.version} (looked at ${candidates.join(', ')}); ${HOW_TO_FIX}`,
   };
+}
+
+/** Where `npm run build:worker` and the start-up provisioning put the binary of a mediasoup version. */
+export function cachedWorkerPath(version: string): string {
+  const cacheDir = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(cacheDir, 'mediasoup-worker', version, 'mediasoup-worker');
 }
 
 export interface MediaWorkersOptions {
@@ -79,6 +82,11 @@ export interface MediaWorkersOptions {
   rtcMinPort: number;
   rtcMaxPort: number;
   logger: Logger;
+  /**
+   * With no binary found (and MEDIASOUP_WORKER_BIN unset): download mediasoup's prebuilt worker,
+   * then build it from sources, in the background (see provision.ts). Calls start when it is ready.
+   */
+  provision?: { download: boolean; build: boolean; downloadBaseUrl?: string; missingPackages?: () => string[]; buildScript?: string };
 }
 
 export interface WorkerDiedEvent {
@@ -133,68 +141,117 @@ function waitForExit(worker: Worker): Promise<void> {
   });
 }
 
+function preparingReason(p: ProvisionProgress): string {
+  if (p.step === 'download') return 'calls are being prepared: downloading the mediasoup worker';
+  if (p.step === 'wait') return 'calls are being prepared: another process is building the mediasoup worker';
+  return `calls are being prepared: building the mediasoup worker (${p.percent ?? 0}%)`;
+}
+
 export class MediaWorkers {
   private readonly slots: Slot[] = [];
   private readonly diedListeners = new Set<(event: WorkerDiedEvent) => void>();
   private cursor = 0;
   private closed = false;
 
-  private constructor(
-    private readonly mediasoup: Mediasoup | undefined,
-    private readonly opts: MediaWorkersOptions,
-    /** Why calls are unavailable from the start (no binary, disabled, failed to start). */
-    private readonly unavailable: string | undefined,
-  ) {}
+  private mediasoup: Mediasoup | undefined;
+  /** Why calls are unavailable (no binary, disabled, failed to start); undefined once workers run. */
+  private unavailable: string | undefined;
+  /** Set while a worker binary is being downloaded or built. */
+  private preparing: ProvisionProgress | undefined;
+  private provisioning: Promise<void> | undefined;
+
+  private constructor(private readonly opts: MediaWorkersOptions) {}
 
   /** Never rejects because of the worker binary: problems end up in `status()`. */
   static async start(opts: MediaWorkersOptions): Promise<MediaWorkers> {
-    const { logger } = opts;
-    const unavailable = (reason: string) => new MediaWorkers(undefined, opts, reason);
-    if (opts.numWorkers <= 0) return unavailable('calls are disabled (MEDIASOUP_NUM_WORKERS=0)');
-
+    const pool = new MediaWorkers(opts);
+    if (opts.numWorkers <= 0) {
+      pool.unavailable = 'calls are disabled (MEDIASOUP_NUM_WORKERS=0)';
+      return pool;
+    }
     const resolved = resolveWorkerBin(opts.workerBin);
-    if (resolved.bin === undefined) return unavailable(resolved.reason);
+    const pkg = mediasoupPackage();
+    if (resolved.bin !== undefined) {
+      pool.unavailable = await pool.boot(resolved.bin);
+    } else if (opts.provision && !opts.workerBin && pkg && (opts.provision.download || opts.provision.build)) {
+      pool.unavailable = resolved.reason;
+      pool.preparing = { step: 'download' };
+      pool.provisioning = pool.provisionThenBoot(pkg, opts.provision);
+    } else {
+      pool.unavailable = resolved.reason;
+    }
+    return pool;
+  }
 
+  /** Resolves when a background download or build has finished (at once when none runs). */
+  whenPrepared(): Promise<void> {
+    return this.provisioning ?? Promise.resolve();
+  }
+
+  private async provisionThenBoot(pkg: { dir: string; version: string }, provision: NonNullable<MediaWorkersOptions['provision']>) {
+    const { logger } = this.opts;
+    logger.info('calls: no mediasoup worker binary yet; getting one in the background');
+    const result = await provisionWorkerBinary({
+      pkg,
+      target: cachedWorkerPath(pkg.version),
+      logger,
+      ...provision,
+      onProgress: (progress) => {
+        this.preparing = progress;
+      },
+    }).catch((err: unknown) => ({ bin: undefined, reason: `getting a mediasoup worker failed: ${(err as Error).message}` }));
+    this.preparing = undefined;
+    if (this.closed) return;
+    if (result.bin === undefined) {
+      this.unavailable = result.reason;
+      logger.warn({ reason: result.reason }, 'calls unavailable');
+      return;
+    }
+    this.unavailable = await this.boot(result.bin);
+    if (this.unavailable) logger.warn({ reason: this.unavailable }, 'calls unavailable');
+  }
+
+  /** Loads mediasoup with `bin` and starts the workers. Returns why calls are unavailable, or undefined. */
+  private async boot(bin: string): Promise<string | undefined> {
+    const { logger, numWorkers } = this.opts;
     // mediasoup reads MEDIASOUP_WORKER_BIN once, when its module is first loaded, and has no
     // per-worker option for it: set it first, and load mediasoup only here so that a machine
     // without a worker never pays for (or fails on) loading it.
-    process.env.MEDIASOUP_WORKER_BIN = resolved.bin;
+    process.env.MEDIASOUP_WORKER_BIN = bin;
     let mediasoup: Mediasoup;
     try {
       mediasoup = await import('mediasoup');
     } catch (err) {
-      return unavailable(`could not load mediasoup: ${(err as Error).message}`);
+      return `could not load mediasoup: ${(err as Error).message}`;
     }
-    if (path.resolve(mediasoup.workerBin) !== resolved.bin) {
-      return unavailable(
-        `mediasoup was already loaded with worker ${mediasoup.workerBin}, not ${resolved.bin}; restart the process`,
-      );
+    if (path.resolve(mediasoup.workerBin) !== bin) {
+      return `mediasoup was already loaded with worker ${mediasoup.workerBin}, not ${bin}; restart the process`;
     }
     mediasoup.setLogEventListeners({
       onwarn: (namespace, log) => logger.warn({ namespace }, log),
       onerror: (namespace, log, err) => logger.error({ namespace, err }, log),
     });
-
-    const pool = new MediaWorkers(mediasoup, opts, undefined);
-    const started = await Promise.allSettled(
-      Array.from({ length: opts.numWorkers }, async (_, index) => {
-        const slot: Slot = { index, worker: undefined, restarts: 0, failures: [], timer: undefined, gaveUp: undefined };
-        pool.slots.push(slot);
-        pool.attach(slot, await pool.createWorker());
-      }),
-    );
+    this.mediasoup = mediasoup;
+    const slots: Slot[] = Array.from({ length: numWorkers }, (_, index) => ({
+      index, worker: undefined, restarts: 0, failures: [], timer: undefined, gaveUp: undefined,
+    }));
+    const started = await Promise.allSettled(slots.map(async (slot) => this.attach(slot, await this.createWorker())));
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) {
+    if (failed || this.closed) {
       // One broken start means a broken binary or host, not bad luck: report it instead of limping.
-      await pool.close();
+      for (const slot of slots) slot.worker?.close();
+      await Promise.all(slots.flatMap((s) => (s.worker ? [waitForExit(s.worker)] : [])));
+      if (!failed) return 'mediasoup workers are shut down';
       const message = failed.reason instanceof Error ? failed.reason.message : String(failed.reason);
-      return unavailable(`mediasoup worker ${resolved.bin} failed to start: ${message}`);
+      return `mediasoup worker ${bin} failed to start: ${message}`;
     }
-    logger.info({ bin: resolved.bin, workers: opts.numWorkers, version: mediasoup.version }, 'mediasoup workers started');
-    return pool;
+    this.slots.push(...slots);
+    logger.info({ bin, workers: numWorkers, version: mediasoup.version }, 'mediasoup workers started');
+    return undefined;
   }
 
   status(): MediaStatus {
+    if (this.preparing) return { available: false, reason: preparingReason(this.preparing), preparing: this.preparing };
     if (this.unavailable) return { available: false, reason: this.unavailable };
     if (this.closed) return { available: false, reason: 'mediasoup workers are shut down' };
     // A slot being restarted still counts as available: its replacement is milliseconds away.

@@ -12,7 +12,7 @@ import { BYTES_PER_GB, DEFAULT_PLAN } from '../constants';
  */
 export const RESERVED_DOMAINS: ReadonlySet<string> = new Set([
   'trpc', 'files', 'uploads', 'avatars', 'healthz', 'metrics', 'assets', 'dev', 'api', 'socketio',
-  'companies', 'convite', 'login', 'admin', 'root', 'www', 'static', 'public',
+  'companies', 'convite', 'login', 'admin', 'root', 'www', 'static', 'public', 'forms',
 ]);
 
 export const isReservedDomain = (domain: string) => RESERVED_DOMAINS.has(domain.toLowerCase());
@@ -71,19 +71,38 @@ export function planValue(plan: unknown, key: keyof typeof DEFAULT_PLAN): number
   return typeof value === 'number' ? value : DEFAULT_PLAN[key];
 }
 
-/** The plan features that switch screens of customer service on or off. */
-export type PlanFeature = 'sla' | 'kanban' | 'timesheet';
-export const PLAN_FEATURES: readonly PlanFeature[] = ['sla', 'kanban', 'timesheet'];
+/**
+ * The plan flags of the spec that switch a feature on or off (spec 3, Company plan). `members` and
+ * `size` are limits, not switches, and `ellevo` / `zabbix` name integrations this product does not
+ * have. A feature is on when its value is above 0.
+ */
+export const PLAN_FEATURES = [
+  'calls', 'voipRecorder', 'transc', 'whatsapp', 'intmail', 'calendar', 'forms', 'kanban', 'timesheet',
+  'sla', 'translate', 'anotation', 'invent', 'change', 'cmdb',
+] as const;
+export type PlanFeature = (typeof PLAN_FEATURES)[number];
 
 export const planIncludes = (plan: unknown, feature: PlanFeature) => planValue(plan, feature) > 0;
 
 export function planFeatures(plan: unknown): Record<PlanFeature, boolean> {
-  return { sla: planIncludes(plan, 'sla'), kanban: planIncludes(plan, 'kanban'), timesheet: planIncludes(plan, 'timesheet') };
+  return Object.fromEntries(PLAN_FEATURES.map((f) => [f, planIncludes(plan, f)])) as Record<PlanFeature, boolean>;
 }
 
 /** What the server answers when the plan does not include a feature (the client translates it). */
 export const PLAN_FEATURE_MESSAGES: Record<PlanFeature, string> = {
+  calls: 'Calls are not included in your plan. Ask an administrator to enable them.',
+  voipRecorder: 'Serviço Desabilitado - Procure o administrator para habilitar o recurso de gravação das chamadas',
+  transc: 'Subtitles are not included in your plan. Ask an administrator to enable them.',
+  whatsapp: 'WhatsApp is not included in your plan. Ask an administrator to enable it.',
+  intmail: 'The e-mail integration is not included in your plan. Ask an administrator to enable it.',
+  calendar: 'The calendar is not included in your plan. Ask an administrator to enable it.',
+  forms: 'Forms are not included in your plan. Ask an administrator to enable them.',
   sla: 'SLA is not included in your plan. Ask an administrator to enable it.',
   kanban: 'The SLA board is not included in your plan. Ask an administrator to enable it.',
   timesheet: 'The timesheet is not included in your plan. Ask an administrator to enable it.',
+  translate: 'Translation is not included in your plan. Ask an administrator to enable it.',
+  anotation: 'Annotations are not included in your plan. Ask an administrator to enable them.',
+  invent: 'Stock control is not included in your plan. Ask an administrator to enable it.',
+  change: 'Change management is not included in your plan. Ask an administrator to enable it.',
+  cmdb: 'The configuration database is not included in your plan. Ask an administrator to enable it.',
 };

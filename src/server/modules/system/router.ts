@@ -5,6 +5,7 @@ export const systemRouter = router({
   /** What the footer shows: is the server up, and can it hold calls. Never leaks error details. */
   health: publicProcedure.query(async ({ ctx }) => {
     const health = await checkHealth(ctx);
-    return { ok: health.ok, version: health.version, media: { available: health.media.available, reason: health.media.reason } };
+    const { available, reason, preparing } = health.media;
+    return { ok: health.ok, version: health.version, media: { available, reason, preparing } };
   }),
 });
