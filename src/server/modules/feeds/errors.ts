@@ -1,0 +1,3 @@
+import { TRPCError } from '@trpc/server';
+
+export const fail = (code: 'BAD_REQUEST' | 'NOT_FOUND' | 'FORBIDDEN' | 'CONFLICT', message: string) => new TRPCError({ code, message });
