@@ -33,6 +33,9 @@ export default defineConfig(({ command }) => ({
           if (/\/node_modules\/(@tanstack|@trpc|superjson|copy-anything|is-what)\//.test(id)) return 'trpc';
           if (/\/node_modules\/@lingui\//.test(id)) return 'lingui';
           if (/\/node_modules\/zod\//.test(id)) return 'zod';
+          // The UI kit's libraries (React Aria and what it is made of, lucide icons).
+          if (/\/node_modules\/(react-aria-components|react-aria|react-stately|@react-aria|@react-stately|@react-types|@internationalized|@swc|client-only|use-sync-external-store)\//.test(id)) return 'aria';
+          if (/\/node_modules\/lucide-react\//.test(id)) return 'icons';
           return undefined;
         },
         // Chunk names say what they hold, from the modules in them (chunk.moduleIds):

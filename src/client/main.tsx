@@ -4,12 +4,17 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
+import { isRefusal } from './guard/accessRefusal';
 import { activateLocale, DEFAULT_LOCALE, detectLocale } from './i18n';
 import { createAppRouter } from './routes';
 import { createTrpcClient, trpc } from './trpc';
-import './ui/theme.css';
+import './ui/kit.css';
+import './features/index.css';
 
-const queryClient = new QueryClient();
+// Network trouble and server errors are retried; a refusal is shown at once (see isRefusal).
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: (failures, error) => failures < 3 && !isRefusal(error) } },
+});
 const trpcClient = createTrpcClient();
 const router = createAppRouter();
 

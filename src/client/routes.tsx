@@ -150,6 +150,7 @@ const settingsRoute: RouteObject = {
     { path: 'configCompany', element: settings('CompanyAccountPage') },
     { path: 'configCompany/edit_page', element: settings('CompanyPageEditPage') },
     { path: 'configCompany/greetings', element: settings('GreetingsPage') },
+    { path: 'configCompany/contactUs', element: settings('ContactUsSettingsPage') },
   ],
 };
 

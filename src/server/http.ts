@@ -16,15 +16,19 @@ import type { CallsDeps } from './modules/calls/service';
 import { appRouter } from './router';
 import { localFilesHandler } from './storage';
 import { serveCompanyImage, uploadCompanyImage } from './modules/company/image';
+import { downloadFormPdf, uploadFormFile } from './modules/forms/http';
 import { serveAvatar, uploadAvatar } from './modules/identity/avatar';
 import { uploadAttachment } from './uploads/attachments';
+import { uploadContactsCsv } from './modules/contacts/upload';
+import { uploadFeedAttachment } from './modules/feeds/upload';
+import { uploadNoteAttachment } from './modules/notes/upload';
 import { presenceSettled } from './modules/chat/presence';
 import { checkHealth } from './modules/system/service';
 import { createContext } from './trpc';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -84,6 +88,12 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.put('/uploads/company/:domain/image', uploadCompanyImage(deps));
   app.get('/companies/:domain/image', serveCompanyImage(deps));
   app.put('/uploads/chat/:domain/:conversationId', uploadAttachment(deps));
+  app.put('/uploads/feed/:domain', uploadFeedAttachment(deps));
+  app.put('/uploads/note/:domain/:noteId', uploadNoteAttachment(deps));
+  app.put('/uploads/contacts/:domain/import', uploadContactsCsv(deps));
+
+  app.put('/uploads/form/:formId/:fieldId', uploadFormFile(deps));
+  app.get('/forms/:formId/pdf', downloadFormPdf(deps));
 
   app.use(
     '/trpc',

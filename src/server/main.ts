@@ -78,6 +78,7 @@ export async function startApp(
 
     const media = await MediaWorkers.start({
       workerBin: config.media.workerBin,
+      provision: config.media.provision,
       numWorkers: config.media.numWorkers,
       rtcMinPort: config.media.minPort,
       rtcMaxPort: config.media.maxPort,

@@ -3,8 +3,14 @@ import { callsRouter } from './modules/calls/router';
 import { chatRouter } from './modules/chat/router';
 import { clientsRouter } from './modules/clients/router';
 import { companyRouter } from './modules/company/router';
+import { contactsRouter } from './modules/contacts/router';
+import { feedsRouter } from './modules/feeds/router';
+
+import { formsCustomerRouter, formsRouter } from './modules/forms/router';
 import { accountRouter, authRouter } from './modules/identity/router';
+import { inviteLinkRouter } from './modules/invite-link/router';
 import { invitesRouter, membersRouter } from './modules/members/router';
+import { notesRouter } from './modules/notes/router';
 import { notificationsRouter } from './modules/notifications/router';
 import { profilesRouter } from './modules/profiles/router';
 import { groupsRouter, queuesRouter } from './modules/queues/router';
@@ -33,6 +39,13 @@ export const appRouter = router({
   notifications: notificationsRouter,
   calls: callsRouter,
   billing: billingRouter,
+  feeds: feedsRouter,
+  notes: notesRouter,
+  contacts: contactsRouter,
+  inviteLink: inviteLinkRouter,
+
+  forms: formsRouter,
+  formsCustomer: formsCustomerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -27,7 +27,7 @@ export interface ChatMessageEvent {
   clientId: string | null;
   authorId: string | null;
   authorName: string | null;
-  /** texto | info | arquivo | imagem | removida | propostaSLA */
+  /** texto | info | arquivo | imagem | removida | propostaSLA | formulario (data: FormMessageData, shared/domain/forms.ts) */
   type: string;
   text: string;
   replyToId: string | null;

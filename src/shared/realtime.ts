@@ -4,6 +4,7 @@
  * Each module adds its events here; payloads are plain JSON.
  */
 import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from './chat-events';
+import type { TemplateLoss } from './domain/forms-access';
 import type { QueueRequestEvent } from './service-events';
 import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallRequest, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, CallTranscriptAck, CallTranscriptInput, ProducerInfo } from './call-events';
 
@@ -41,6 +42,8 @@ export interface ServerToClientEvents {
   'notification:new': (payload: { id: string; title: string; type?: string; subtitle?: string; action?: string }) => void;
   /** Notifications were marked read in another tab: the badge and list follow. */
   'notification:read': (payload: { ids: string[] | 'all' }) => void;
+  /** Someone joined, asked to join, or a member's state, role or profile changed: to the company's admins (their members list refetches). */
+  'members:changed': (payload: { domain: string }) => void;
   /** Progress of the company the user is registering (spec 4, Company registration steps). */
   'company:registration': (payload: { domain: string; step: RegistrationStep }) => void;
   // Customer service (service module)
@@ -72,6 +75,24 @@ export interface ServerToClientEvents {
   'call:subtitle': (line: CallSubtitle) => void;
   /** The call's subtitles (legenda) were turned on or off, to the call room. */
   'call:subtitles': (payload: CallSubtitlesToggled) => void;
+
+  // Feeds, notes and contacts ------------------------------------------------------------------
+  /** A post someone can see was written, changed, removed, commented or reacted to: refetch (authorId on 'new'). */
+  'feed:changed': (payload: { postId: string; change: 'new' | 'updated' | 'removed' | 'comments' | 'reactions'; authorId?: string }) => void;
+  /** The user saw the feed in another tab: the unread badge clears. */
+  'feed:seen': (payload: { at: string }) => void;
+  /** A note the user owns or that is shared with them changed (or was unshared or removed): refetch. */
+  'note:changed': (payload: { noteId: string; change: 'updated' | 'removed' | 'shared' }) => void;
+  /** Progress of the user's CSV import of contacts. */
+  'contacts:import': (payload: { importId: string; status: 'running' | 'done' | 'failed'; total: number; processed: number; created: number; updated: number; failed: number }) => void;
+
+  // Forms (forms module) -------------------------------------------------------------------------
+  /** A template was added, changed, made private or public, or deleted: form listings refetch. */
+  'forms:changed': (payload: { domain: string; templateId: string }) => void;
+  /** A template this person could open is gone for them (made private by its creator, or deleted). */
+  'forms:lost': (payload: { domain: string; templateId: string; reason: TemplateLoss }) => void;
+  /** A filled form changed (draft saved, submitted, discarded): its open copies refetch it. */
+  'forms:form': (payload: { formId: string; conversationId: string; status: 'draft' | 'submitted' | 'discarded' }) => void;
 }
 
 export const REGISTRATION_STEPS = [

@@ -37,7 +37,7 @@ async function signedInUser(data: { anonymous?: boolean } = {}) {
 async function registered(name = `Company ${uniq()}`) {
   const admin = await signedInUser();
   const d = domain();
-  const res = await mut('company.register', { domain: d, name }, admin.cookie);
+  const res = await mut('company.register', { domain: d, name, language: 'pt' }, admin.cookie);
   expect(res.error).toBeUndefined();
   const company = await server.db.company.findUniqueOrThrow({ where: { domain: d } });
   return { ...admin, domain: d, company };
@@ -82,7 +82,7 @@ describe('company.register', () => {
     const d = domain();
     const name = `Acme ${uniq()}`;
 
-    const res = await mut('company.register', { domain: d, name, bio: 'We help' }, cookie);
+    const res = await mut('company.register', { domain: d, name, bio: 'We help', language: 'pt' }, cookie);
     expect(res.error).toBeUndefined();
     expect(res.data).toEqual({ domain: d, name });
 
@@ -93,7 +93,7 @@ describe('company.register', () => {
     expect(company.credits.toNumber()).toBe(25);
     expect(company.plan).toEqual(DEFAULT_PLAN);
     expect(company.storageBytes).toBe(BigInt(NEW_COMPANY_STORAGE_BYTES));
-    expect(company.settings).toEqual({ greeting: DEFAULT_GREETING });
+    expect(company.settings).toEqual({ greeting: DEFAULT_GREETING, language: 'pt' });
     expect(company.bio).toBe('We help');
     expect(company.creatorId).toBe(user.id);
     expect(company.members).toEqual([
@@ -125,6 +125,34 @@ describe('company.register', () => {
     ]);
     // The creator is a working admin of the new company.
     expect((await q('company.current', { domain: d }, cookie)).data).toMatchObject({ domain: d, me: { isAdmin: true, profile: 'A01' }, blocked: null });
+  });
+
+  it("writes the company's starting texts in the admin's language, editable afterwards", async () => {
+    const user = await createUser(server.db, { name: 'Dora Admin' });
+    const cookie = await signIn(server.db, user.id);
+    const d = domain();
+    expect((await mut('company.register', { domain: d, name: `Firma ${d}`, language: 'de' }, cookie)).error).toBeUndefined();
+    const company = await server.db.company.findUniqueOrThrow({ where: { domain: d }, include: { groups: true, queues: true, profiles: true } });
+    expect(company.settings).toEqual({ greeting: expect.stringMatching(/^Hallo \[nomecliente\], willkommen beim Kundenservice von \[nomeempresa\]/), language: 'de' });
+    expect(company.queues.map((q) => [q.key, q.name])).toEqual([['faleconosco', 'Kontakt']]);
+    expect(Object.fromEntries(company.profiles.map((p) => [p.code, p.name]))).toEqual({ A01: 'Administrator', M01: 'Mitglied' });
+    expect((company.contactUs as { name: string; fields: { label: string }[] }).fields.map((f) => f.label)).toEqual(['Name', 'E-Mail', 'Telefon', 'Nachricht']);
+    expect((company.contactUs as { name: string }).name).toBe('Kontakt');
+    expect((await q('settings.greeting', { domain: d }, cookie)).data).toEqual({ greeting: expect.stringContaining('Bitte warten Sie einen Moment') });
+    // Still editable.
+    expect((await mut('settings.updateGreeting', { domain: d, greeting: 'Guten Tag [nomecliente]!' }, cookie)).data).toEqual({ greeting: 'Guten Tag [nomecliente]!' });
+
+    // No language given: the account's language, else English (the product's default).
+    const other = await createUser(server.db, { name: 'Eli Admin' });
+    const e = domain();
+    expect((await mut('company.register', { domain: e, name: `Co ${e}` }, await signIn(server.db, other.id))).error).toBeUndefined();
+    const english = await server.db.company.findUniqueOrThrow({ where: { domain: e }, include: { queues: true } });
+    expect(english.queues[0]!.name).toBe('Contact Us');
+    expect(english.settings).toMatchObject({ language: 'en', greeting: expect.stringMatching(/^Hello \[nomecliente\]/) });
+    await server.db.user.update({ where: { id: other.id }, data: { language: 'es' } });
+    const f = domain();
+    expect((await mut('company.register', { domain: f, name: `Co ${f}` }, await signIn(server.db, other.id))).error).toBeUndefined();
+    expect((await server.db.queue.findFirstOrThrow({ where: { company: { domain: f } } })).name).toBe('Contáctanos');
   });
 
   it('refuses anonymous and signed-out callers', async () => {

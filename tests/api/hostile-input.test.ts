@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/server/router';
 import { listProcedures } from '../helpers/procedures';
+import { budget } from '../helpers/time';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { anonymousVisitor, serviceCompany, type ClientSocket } from '../helpers/service';
 import { signIn } from '../helpers/fixtures';
@@ -227,5 +228,5 @@ describe('hostile input across the whole app router', () => {
     }
     if (process.env.FC_STATS) console.info([...stats].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}: ${n}`).join('\n'));
     expect(problems).toEqual([]);
-  }, 180_000);
+  }, budget(180_000));
 });

@@ -19,7 +19,7 @@ async function company() {
   const admin = await createUser(server.db, { name: 'Admin' });
   const cookie = await signIn(server.db, admin.id);
   const domain = `q${Date.now().toString(36).slice(-6)}${++n}`;
-  const res = await callProcedure(server.url, 'company.register', { domain, name: `Queues ${domain}` }, { cookie, type: 'mutation' });
+  const res = await callProcedure(server.url, 'company.register', { domain, name: `Queues ${domain}`, language: 'pt' }, { cookie, type: 'mutation' });
   expect(res.error).toBeUndefined();
   // SLA queues need the plan's sla flag (off in the default plan: tests/api/service-plan.test.ts).
   const row = await server.db.company.update({ where: { domain }, data: { plan: { ...(await server.db.company.findUniqueOrThrow({ where: { domain } })).plan as object, sla: 1 } } });

@@ -49,7 +49,8 @@ describe('the company public page', () => {
       domain: c.domain,
       name: c.company.name,
       hasImage: false,
-      rating: { total: 5, count: 1 },
+      // Nobody rated it yet: no rating at all, not the stored seed '5.0 · 1'.
+      rating: null,
       contactUs: { name: 'Fale Conosco', blocked: false },
       takingRequests: true,
       queues: [{ key: 'faleconosco', name: 'Fale Conosco' }],
@@ -378,6 +379,8 @@ describe("the customer's side", () => {
     expect((await v.attempt('customer.rate', { conversationId: id, stars: 5 })).error).toMatchObject({ code: 'CONFLICT', message: 'This service was already rated' });
     expect((await v.attempt('customer.rate', { conversationId: id, stars: 6 })).error?.code).toBe('BAD_REQUEST');
     expect(await server.db.company.findUniqueOrThrow({ where: { id: c.company.id } })).toMatchObject({ ratingTotal: 4.5, ratingCount: 2 });
+    // The public page now shows it: one customer's rating.
+    expect(await v.call('customer.companyPage', { domain: c.domain }, 'query')).toMatchObject({ rating: { total: 4.5, count: 1 } });
     expect((await bia.attempt('customer.rate', { conversationId: id, stars: 1 })).error?.message).toBe('Only a concluded service that someone served can be rated');
     expect(await conv(id)).toMatchObject({ rating: 4 });
   });

@@ -34,7 +34,7 @@ async function adminOfNewCompany(): Promise<{ page: Page; domain: string; compan
   const admin = await createUser(server.db, { name: 'Ana Admin' });
   const cookie = await signIn(server.db, admin.id);
   const domain = `s${uniq()}`;
-  const res = await mutate('company.register', { domain, name: `Company ${domain}` }, cookie);
+  const res = await mutate('company.register', { domain, name: `Company ${domain}`, language: 'pt' }, cookie);
   expect(res.error).toBeUndefined();
   const company = await server.db.company.findUniqueOrThrow({ where: { domain } });
   const context = await browser.newContext({ locale: 'en-US' });

@@ -2,6 +2,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { ChatMessageEvent } from '../../src/shared/chat-events';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/shared/realtime';
 import { addMember, createCompany, createUser, signIn } from './fixtures';
+import { budget } from './time';
 import type { TestServer } from './server';
 import { callProcedure } from './trpc';
 
@@ -69,7 +70,7 @@ export const collect = <E extends keyof ServerToClientEvents>(socket: ClientSock
 
 export const messagesOf = (socket: ClientSocket) => collect(socket, 'message:new') as ChatMessageEvent[];
 
-export const until = async (check: () => boolean, ms = 10_000) => {
+export const until = async (check: () => boolean, ms = budget(10_000)) => {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out');
@@ -77,5 +78,9 @@ export const until = async (check: () => boolean, ms = 10_000) => {
   }
 };
 
-/** Gives pushes that should NOT arrive a moment to show up. */
+/**
+ * A negative window, not a wait: proving that a push does NOT arrive needs some time for it to
+ * show up. Waiting for something that should happen uses `until` / `expect.poll`; a window that is
+ * too short under load can only let a bug through, never fail a correct build.
+ */
 export const settle = () => new Promise((r) => setTimeout(r, 250));

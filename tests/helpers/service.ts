@@ -3,6 +3,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../src/share
 import { addMember, createUser, signIn } from './fixtures';
 import type { TestServer } from './server';
 import { callProcedure } from './trpc';
+import { budget } from './time';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -51,7 +52,8 @@ export async function serviceCompany(server: TestServer, sockets: ClientSocket[]
   const owner = await createUser(server.db, { name: 'Ana Admin' });
   const admin = personFor(server, owner.id, await signIn(server.db, owner.id), sockets);
   const domain = `sv${uniq()}`;
-  await admin.call('company.register', { domain, name: `Service ${domain}` });
+  // A Brazilian company: its starting texts are the spec's Portuguese ones (queue 'Fale Conosco', greeting).
+  await admin.call('company.register', { domain, name: `Service ${domain}`, language: 'pt' });
   let company = await server.db.company.findUniqueOrThrow({ where: { domain } });
   if (opts.plan) company = await server.db.company.update({ where: { id: company.id }, data: { plan: { ...(company.plan as object), ...opts.plan } } });
   const groups = await server.db.group.findMany({ where: { companyId: company.id } });
@@ -87,7 +89,7 @@ export async function customer(server: TestServer, sockets: ClientSocket[], name
   return personFor(server, user.id, await signIn(server.db, user.id), sockets);
 }
 
-export const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
+export const until = async (check: () => boolean | Promise<boolean>, ms = budget(10_000)) => {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out');

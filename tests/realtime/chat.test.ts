@@ -5,6 +5,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../src/share
 import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { callProcedure } from '../helpers/trpc';
+import { budget } from '../helpers/time';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 let server: TestServer;
@@ -52,7 +53,7 @@ const collect = (socket: ClientSocket) => {
   socket.on('message:new', (m) => got.push(m));
   return got;
 };
-const until = async (check: () => boolean, ms = 10_000) => {
+const until = async (check: () => boolean, ms = budget(10_000)) => {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out');

@@ -4,7 +4,6 @@ import { useLocation } from 'react-router-dom';
 import { trpc } from '../trpc';
 import { ModalDialog } from '../ui/Dialog';
 import { useAccessRefusalRedirect } from './accessRefusal';
-import './companyGate.css';
 import { useSelectedCompany } from './company';
 
 /**

@@ -1,5 +1,8 @@
 import { Trans } from '@lingui/react/macro';
+import { LogOut } from 'lucide-react';
 import { trpc } from '../trpc';
+import { Avatar } from '../ui/Avatar';
+import { Button } from '../ui/Button';
 
 /** The header's account corner: who is signed in, and the way out. Nothing for anonymous visitors. */
 export function UserMenu() {
@@ -12,12 +15,16 @@ export function UserMenu() {
   });
   const user = me.data?.user;
   if (!user || user.anonymous) return null;
+  const name = user.name || user.email || user.phone || '';
   return (
     <div className="user-menu">
-      <span className="user-menu-name">{user.name || user.email || user.phone}</span>
-      <button type="button" className="button button-secondary button-small" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
-        <Trans>Sign out</Trans>
-      </button>
+      <Avatar name={name} seed={user.id} size={30} />
+      <span className="user-menu-name">{name}</span>
+      <Button variant="quiet" size="small" icon={LogOut} isPending={signOut.isPending} onPress={() => signOut.mutate()}>
+        <span className="button-label">
+          <Trans>Sign out</Trans>
+        </span>
+      </Button>
     </div>
   );
 }

@@ -36,3 +36,12 @@ export function useAccessRefusalRedirect(domain: string, error: unknown): boolea
   }, [target, navigate]);
   return target !== null;
 }
+
+/**
+ * A refusal (4xx: bad input, not signed in, no permission, plan without the feature, not found)
+ * will not change by asking again: queries show it at once instead of retrying behind a spinner.
+ */
+export function isRefusal(error: unknown): boolean {
+  const status = (errorData(error) as { httpStatus?: unknown } | undefined)?.httpStatus;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}

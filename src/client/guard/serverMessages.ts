@@ -4,6 +4,7 @@ import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH, MESSAGE_MAX_LENGTH } from '../../
 import { CALL_MESSAGES as CALL, CALL_TIME_LIMIT_MESSAGES as LIMIT } from '../../shared/domain/calls';
 import { PLAN_FEATURE_MESSAGES as PLAN } from '../../shared/domain/company';
 import { SUBTITLE_MESSAGES as SUB } from '../../shared/domain/subtitles';
+import { FORM_SERVER_TEXTS } from '../features/forms/texts';
 import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
@@ -13,6 +14,44 @@ import { COMPANY_MESSAGES as C } from '../../shared/schemas/company';
 import { IDENTITY_MESSAGES as M } from '../../shared/schemas/identity';
 import { QUEUE_MESSAGES as Q } from '../../shared/schemas/queues';
 import { SERVICE_MESSAGES as S } from '../../shared/schemas/service';
+import { CONTACT_MESSAGES as CT } from '../../shared/domain/contacts';
+import { NOTE_DOC_INVALID, NOTE_TOO_LONG } from '../../shared/domain/note-doc';
+import { FEED_MESSAGES as FD } from '../../shared/schemas/feeds';
+import { NOTE_MESSAGES as NT } from '../../shared/schemas/notes';
+
+/** Feeds, notes and customers. */
+const FEEDS_NOTES_CONTACTS_TEXTS: Record<string, MessageDescriptor> = {
+  [FD.empty]: msg`Write something or add an image or a file`,
+  [FD.tooLong]: msg`A post has at most 5000 characters`,
+  [FD.commentEmpty]: msg`Write a comment first`,
+  [FD.commentTooLong]: msg`A comment has at most 1500 characters`,
+  [FD.notFound]: msg`Post not found`,
+  [FD.commentNotFound]: msg`Comment not found`,
+  [FD.onlyAuthorOrAdmin]: msg`Only the author or an administrator can change this`,
+  [FD.attachmentMissing]: msg`An attached file is missing: add it again`,
+  [FD.tooManyAttachments]: msg`A post has at most 10 images or files`,
+  [NT.notFound]: msg`Note not found`,
+  [NT.onlyOwner]: msg`Only the owner of the note can do this`,
+  [NT.readOnly]: msg`This note was shared with you to read only`,
+  [NT.notColleague]: msg`You can only share with active members of this company`,
+  [NOTE_DOC_INVALID]: msg`The note could not be read: reload it and try again`,
+  [NOTE_TOO_LONG]: msg`A note has at most 100,000 characters`,
+  [CT.nameRequired]: msg`Name is required`,
+  [CT.nameTooLong]: msg`A name has at most 120 characters`,
+  [CT.tooLong]: msg`Too long`,
+  [CT.notAnOption]: msg`Choose one of the options`,
+  [CT.unknownField]: msg`This field does not exist`,
+  [CT.tooManyTags]: msg`At most 30 tags`,
+  [CT.notFound]: msg`Contact not found`,
+  [CT.mergeSame]: msg`Choose two different contacts to merge`,
+  [CT.emptyFile]: msg`The file has no rows to import`,
+  [CT.noNameColumn]: msg`The file needs a "name" column`,
+  [CT.fileTooLarge]: msg`The file is too large (at most 5 MB)`,
+  [CT.tooManyRows]: msg`The file has more than 20,000 rows`,
+  [CT.notCsv]: msg`The file could not be read as CSV`,
+  [CT.columnCount]: msg`The row has a different number of columns than the header`,
+  [CT.importNotFound]: msg`Import not found`,
+};
 
 /**
  * Customer service: queues, groups, requests, notifications. Spread first into KNOWN, so an
@@ -66,7 +105,9 @@ const SERVICE_TEXTS: Record<string, MessageDescriptor> = {
  * turns them into the user's language. A text not listed here is shown as the server sent it.
  */
 const KNOWN: Record<string, MessageDescriptor> = {
+  ...FEEDS_NOTES_CONTACTS_TEXTS,
   ...SERVICE_TEXTS,
+  ...FORM_SERVER_TEXTS,
   [M.invalidEmail]: msg`Invalid email`,
   [M.passwordTooShort]: msg`Password too short, minimum 6 characters!`,
   [M.passwordsDiffer]: msg`Passwords do not match`,

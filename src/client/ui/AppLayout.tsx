@@ -1,9 +1,30 @@
-import { Trans } from '@lingui/react/macro';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import {
+  Bell,
+  Building2,
+  CalendarDays,
+  Inbox,
+  LayoutDashboard,
+  Mail,
+  Menu as MenuIcon,
+  Newspaper,
+  Contact,
+  MessagesSquare,
+  NotebookPen,
+  Settings,
+  SquareKanban,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Button as AriaButton, Dialog as AriaDialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { NavLink, Outlet } from 'react-router-dom';
 import { usePlanFeatures } from '../guard/company';
 import { CompanyGate } from '../guard/CompanyGate';
 import { CallsHost } from '../features/calls/CallsHost';
+import { FeedBadge } from '../features/feeds/FeedBadge';
 import { ServiceAlerts } from '../features/notifications/ServiceAlerts';
 import { Spinner } from './Spinner';
 
@@ -11,49 +32,74 @@ import { Spinner } from './Spinner';
 // badge, receive sound); its own chunk, shared with the conversation screens.
 const ChatShell = lazy(() => import('../features/chat/ChatShell').then((m) => ({ default: m.ChatShell })));
 
+interface NavItem {
+  to: string;
+  label: MessageDescriptor;
+  icon: LucideIcon;
+  /** On a phone the bottom bar holds the primary items; the rest open from 'More'. */
+  primary?: boolean;
+  /** Shown only when the company's plan has the flag. */
+  plan?: 'kanban';
+  /** A live count next to the label (unread posts...). */
+  badge?: ComponentType;
+}
 
-/** The signed-in app (/i/...): the main areas on the side, the current one next to them. */
+const NAV: readonly NavItem[] = [
+  { to: '/i/recent', label: msg`Recent chats`, icon: MessagesSquare, primary: true },
+  { to: '/i/recent/queue/all', label: msg`Queue`, icon: Inbox, primary: true },
+  { to: '/i/kanbansla', label: msg`SLA board`, icon: SquareKanban, plan: 'kanban' },
+  { to: '/i/recent/feeds/all', label: msg`Feed`, icon: Newspaper, badge: FeedBadge },
+  { to: '/i/recent/customers/all', label: msg`Customers`, icon: Contact },
+  { to: '/i/calendar', label: msg`Calendar`, icon: CalendarDays, primary: true },
+  { to: '/i/notes', label: msg`Notes`, icon: NotebookPen },
+  { to: '/i/dashboard', label: msg`Dashboard`, icon: LayoutDashboard },
+  { to: '/i/notifications', label: msg`Notifications`, icon: Bell, primary: true },
+  { to: '/i/settings', label: msg`Settings`, icon: Settings },
+  { to: '/i/selectCompany', label: msg`Choose company`, icon: Building2 },
+  { to: '/i/invites', label: msg`Invitations`, icon: Mail },
+  { to: '/i/myAccount', label: msg`My account`, icon: UserRound },
+];
+
+/**
+ * The signed-in app (/i/...): the main areas on the side, the current one next to them. On a
+ * phone the side navigation is a bottom bar with the main areas and 'More' for the others.
+ */
 export function AppLayout() {
+  const { t, i18n } = useLingui();
   const features = usePlanFeatures();
+  const items = NAV.filter((item) => !item.plan || features?.[item.plan]);
   return (
     <div className="app">
-      <nav className="app-nav">
-        <AppLink to="/i/recent">
-          <Trans>Recent chats</Trans>
-        </AppLink>
-        <AppLink to="/i/recent/queue/all">
-          <Trans>Queue</Trans>
-        </AppLink>
-        {/* The plan's kanban flag. */}
-        {features?.kanban && (
-          <AppLink to="/i/kanbansla">
-            <Trans>SLA board</Trans>
-          </AppLink>
-        )}
-        <AppLink to="/i/calendar">
-          <Trans>Calendar</Trans>
-        </AppLink>
-        <AppLink to="/i/notes">
-          <Trans>Notes</Trans>
-        </AppLink>
-        <AppLink to="/i/dashboard">
-          <Trans>Dashboard</Trans>
-        </AppLink>
-        <AppLink to="/i/notifications">
-          <Trans>Notifications</Trans>
-        </AppLink>
-        <AppLink to="/i/settings">
-          <Trans>Settings</Trans>
-        </AppLink>
-        <AppLink to="/i/selectCompany">
-          <Trans>Choose company</Trans>
-        </AppLink>
-        <AppLink to="/i/invites">
-          <Trans>Invitations</Trans>
-        </AppLink>
-        <AppLink to="/i/myAccount">
-          <Trans>My account</Trans>
-        </AppLink>
+      <nav className="app-nav" aria-label={t`Main`}>
+        {items.map((item) => (
+          <AppLink key={item.to} item={item} label={i18n._(item.label)} />
+        ))}
+        <DialogTrigger>
+          <AriaButton className="app-nav-more">
+            <MenuIcon aria-hidden="true" />
+            <span className="app-link-label">{t`More`}</span>
+          </AriaButton>
+          <ModalOverlay isDismissable className="modal-overlay app-drawer-overlay">
+            <Modal className="modal app-drawer">
+              <AriaDialog className="modal-dialog app-drawer-body" aria-label={t`More`}>
+                {({ close }) => (
+                  <>
+                    <Heading slot="title" className="modal-dialog-title">
+                      {t`More`}
+                    </Heading>
+                    <div className="section-nav" onClick={(e) => (e.target as HTMLElement).closest('a') && close()}>
+                      {items
+                        .filter((item) => !item.primary)
+                        .map((item) => (
+                          <AppLink key={item.to} item={item} label={i18n._(item.label)} />
+                        ))}
+                    </div>
+                  </>
+                )}
+              </AriaDialog>
+            </Modal>
+          </ModalOverlay>
+        </DialogTrigger>
       </nav>
       <div className="app-content">
         <CompanyGate />
@@ -73,10 +119,17 @@ export function AppLayout() {
   );
 }
 
-function AppLink({ to, children }: { to: string; children: ReactNode }) {
+function AppLink({ item, label }: { item: NavItem; label: string }) {
+  const Icon = item.icon;
+  const Badge = item.badge;
   return (
-    <NavLink to={to} className={({ isActive }) => (isActive ? 'app-link active' : 'app-link')}>
-      {children}
+    <NavLink
+      to={item.to}
+      className={({ isActive }) => ['app-link', !item.primary && 'app-link-secondary', isActive && 'active'].filter(Boolean).join(' ')}
+    >
+      <Icon aria-hidden="true" />
+      <span className="app-link-label">{label}</span>
+      {Badge && <Badge />}
     </NavLink>
   );
 }

@@ -1,11 +1,12 @@
 import { Trans } from '@lingui/react/macro';
 import { useId, type ReactNode } from 'react';
+import { Button } from './Button';
 import { ModalDialog } from './Dialog';
 
 /**
  * A yes/no question (ModalDialog as a form). The error of a failed confirmation shows inside it,
  * where the user is looking; `children` may hold inputs (e.g. the word to type before deleting),
- * and Enter in them confirms.
+ * and Enter in them confirms. `danger` styles the confirmation as destructive.
  */
 export function ConfirmDialog(props: {
   title: string;
@@ -25,22 +26,22 @@ export function ConfirmDialog(props: {
       onCancel={props.onCancel}
       describedBy={props.error ? errorId : undefined}
       onSubmit={() => {
-        if (!props.confirmDisabled) props.onConfirm();
+        if (!props.confirmDisabled && !props.pending) props.onConfirm();
       }}
       actions={
         <>
-          <button
+          <Button variant="secondary" isDisabled={props.pending} onPress={props.onCancel}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button
             type="submit"
-            className={props.danger ? 'button button-danger' : 'button'}
+            variant={props.danger ? 'danger' : 'primary'}
             autoFocus={!props.children}
-            disabled={props.pending || props.confirmDisabled}
-            aria-busy={props.pending || undefined}
+            isDisabled={props.confirmDisabled}
+            isPending={props.pending}
           >
             {props.confirmLabel}
-          </button>
-          <button type="button" className="button button-secondary" disabled={props.pending} onClick={props.onCancel}>
-            <Trans>Cancel</Trans>
-          </button>
+          </Button>
         </>
       }
     >

@@ -2,7 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { SOCKET_TOO_MANY } from '../../shared/realtime';
 import { getSocket } from '../socket';
+import { Button } from './Button';
 import { BRAND } from './PageTitle';
+import { toast } from './Toast';
 
 /** How long the 'too fast' toast stays: long enough to read a sentence. */
 const TOAST_MS = 6000;
@@ -10,13 +12,12 @@ const TOAST_MS = 6000;
 /**
  * What the server says about this tab's live connection, where the user looks: a banner that
  * stays while the socket is refused for too many open tabs (nothing live arrives meanwhile, and
- * the socket does not retry by itself after a refusal), and a short toast when some events were
+ * the socket does not retry by itself after a refusal), and a short toast (the kit's) when some events were
  * dropped for being too fast. Listens only; whoever needs the socket connects it.
  */
 export function ConnectionNotices() {
   const { t } = useLingui();
   const [refused, setRefused] = useState(false);
-  const [tooFast, setTooFast] = useState(0);
 
   useEffect(() => {
     const socket = getSocket();
@@ -24,7 +25,9 @@ export function ConnectionNotices() {
       if (err.data?.code === 'TOO_MANY_CONNECTIONS' || err.message === SOCKET_TOO_MANY) setRefused(true);
     };
     const onConnect = () => setRefused(false);
-    const onWarning = () => setTooFast((n) => n + 1);
+    // One toast however many warnings arrive: the same key replaces it.
+    const onWarning = () =>
+      toast.warn(t`Some of your actions came too fast and were not sent; please slow down.`, { key: 'socket-too-fast', timeout: TOAST_MS });
     socket.on('connect_error', onError);
     socket.on('connect', onConnect);
     socket.on('limit:warning', onWarning);
@@ -33,13 +36,7 @@ export function ConnectionNotices() {
       socket.off('connect', onConnect);
       socket.off('limit:warning', onWarning);
     };
-  }, []);
-
-  useEffect(() => {
-    if (!tooFast) return;
-    const timer = setTimeout(() => setTooFast(0), TOAST_MS);
-    return () => clearTimeout(timer);
-  }, [tooFast]);
+  }, [t]);
 
   return (
     <>
@@ -47,14 +44,9 @@ export function ConnectionNotices() {
         <div className="connection-banner" role="alert">
           {/* The spec's text for the app open in several tabs (calls-errors-constants §8). */}
           <span>{t`You have one or more ${BRAND} tabs open; please close all the others and click OK to reload the page and start the system.`}</span>
-          <button type="button" className="button" onClick={() => window.location.reload()}>
+          <Button onPress={() => window.location.reload()}>
             <Trans>OK</Trans>
-          </button>
-        </div>
-      )}
-      {tooFast > 0 && (
-        <div className="toast" role="status">
-          <Trans>Some of your actions came too fast and were not sent; please slow down.</Trans>
+          </Button>
         </div>
       )}
     </>

@@ -1,13 +1,16 @@
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
-import './dialog.css';
+import type { ReactNode } from 'react';
+import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Button } from './Button';
 
 /**
- * Every modal of the app sits on this one: a native <dialog> opened with showModal() (focus stays
- * inside, the page behind is inert), a title that names it, the content and a row of actions.
- * Escape calls `onCancel`, unless `persistent` (the spec's 'Chamando' stays until the caller
- * cancels or someone answers). With `onSubmit` the content is a form: Enter in a field submits.
- * ConfirmDialog and Dialog below are the common shapes.
+ * Every modal of the app sits on this one (React Aria's Modal: focus stays inside and comes back
+ * to what opened it, the page behind is hidden from screen readers and does not scroll, menus and
+ * tooltips opened inside it stack above it). It is open while mounted: render it when needed.
+ * A title that names it, the content and a row of actions. Escape calls `onCancel`, unless
+ * `persistent` (the spec's 'Chamando' stays until the caller cancels or someone answers). With
+ * `onSubmit` the content is a form: Enter in a field submits. ConfirmDialog and Dialog below are
+ * the common shapes.
  */
 export function ModalDialog(props: {
   title: ReactNode;
@@ -16,55 +19,81 @@ export function ModalDialog(props: {
   onCancel?: () => void;
   persistent?: boolean;
   role?: 'dialog' | 'alertdialog';
-  /** Extra class: `dialog-wide` for the calls' dialogs, or a screen's own. */
+  /** Extra class on the modal: `modal-wide`, `modal-large`, or a screen's own. */
   className?: string;
   /** The id of what describes it (an error shown inside). */
   describedBy?: string;
   onSubmit?: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
   const body = (
     <>
-      <h2 id={titleId} className="modal-dialog-title">
+      <Heading slot="title" className="modal-dialog-title">
         {props.title}
-      </h2>
+      </Heading>
       {props.children}
       <div className="form-actions">{props.actions}</div>
     </>
   );
   return (
-    <dialog
-      ref={ref}
-      role={props.role === 'alertdialog' ? 'alertdialog' : undefined}
-      className={props.className ? `modal-dialog ${props.className}` : 'modal-dialog'}
-      aria-labelledby={titleId}
-      aria-describedby={props.describedBy}
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!props.persistent) props.onCancel?.();
+    <ModalOverlay
+      isOpen
+      isKeyboardDismissDisabled={props.persistent}
+      onOpenChange={(open) => {
+        if (!open && !props.persistent) props.onCancel?.();
       }}
+      className="modal-overlay"
     >
-      {props.onSubmit ? (
-        <form
-          method="dialog"
-          className="modal-dialog-body"
-          onSubmit={(e) => {
-            e.preventDefault();
-            props.onSubmit!();
-          }}
-        >
-          {body}
-        </form>
-      ) : (
-        <div className="modal-dialog-body">{body}</div>
-      )}
-    </dialog>
+      <Modal className={props.className ? `modal ${props.className}` : 'modal'}>
+        <AriaDialog role={props.role ?? 'dialog'} className="modal-dialog" aria-describedby={props.describedBy}>
+          {props.onSubmit ? (
+            <form
+              className="modal-dialog-body"
+              onSubmit={(e) => {
+                e.preventDefault();
+                props.onSubmit!();
+              }}
+            >
+              {body}
+            </form>
+          ) : (
+            <div className="modal-dialog-body">{body}</div>
+          )}
+        </AriaDialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+/**
+ * A whole-screen layer on the same modal machinery (the call screen, an image viewer): no frame,
+ * the content decides its look. Escape calls `onClose` unless there is none.
+ */
+export function FullScreenLayer({
+  label,
+  labelledBy,
+  onClose,
+  className,
+  children,
+}: {
+  label?: string;
+  labelledBy?: string;
+  onClose?: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <ModalOverlay
+      isOpen
+      isKeyboardDismissDisabled={!onClose}
+      onOpenChange={(open) => !open && onClose?.()}
+      className="modal-overlay modal-overlay-full"
+    >
+      <Modal className="modal modal-full">
+        <AriaDialog aria-label={label} aria-labelledby={labelledBy} className={className ? `modal-dialog ${className}` : 'modal-dialog'}>
+          {children}
+        </AriaDialog>
+      </Modal>
+    </ModalOverlay>
   );
 }
 
@@ -94,17 +123,17 @@ export function Dialog({
       actions={
         onConfirm ? (
           <>
-            <button type="button" className="button" autoFocus disabled={busy} aria-busy={busy || undefined} onClick={onConfirm}>
-              {confirmLabel ?? <Trans>Confirm</Trans>}
-            </button>
-            <button type="button" className="button button-secondary" disabled={busy} onClick={onClose}>
+            <Button variant="secondary" isDisabled={busy} onPress={onClose}>
               <Trans>Cancel</Trans>
-            </button>
+            </Button>
+            <Button autoFocus isPending={busy} onPress={onConfirm}>
+              {confirmLabel ?? <Trans>Confirm</Trans>}
+            </Button>
           </>
         ) : (
-          <button type="button" className="button" autoFocus onClick={onClose}>
+          <Button autoFocus onPress={onClose}>
             <Trans>OK</Trans>
-          </button>
+          </Button>
         )
       }
     >

@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type ReactNode } from 'react';
 import { AVATAR_MAX_BYTES } from '../../shared/domain/images';
-import './ImageUpload.css';
 
 type Upload = { state: 'idle' } | { state: 'uploading'; percent: number } | { state: 'failed'; message: string };
 

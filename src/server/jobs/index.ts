@@ -1,10 +1,13 @@
 import cron from 'node-cron';
 import type { AppDeps } from '../deps';
+import { resumeImports } from '../modules/contacts/imports';
+import { purgeStrayFeedFiles } from '../modules/feeds/service';
+import { purgeUnreachableForms } from '../modules/forms/cleanup';
 import { purgeExpiredGuests } from '../modules/identity/service';
 import { emailOfflineParticipants, purgeOldNotifications } from '../modules/notifications/service';
 import { startQueueAlarm } from '../modules/service/alarm';
 
-type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'realtime' | 'mailer' | 'config'>;
+type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'realtime' | 'mailer' | 'config' | 'storage'>;
 
 /** Housekeeping that may run on every instance at once: each job is an idempotent delete. */
 export const JOBS: { name: string; schedule: string; run(deps: JobDeps): Promise<number> }[] = [
@@ -28,11 +31,15 @@ export const JOBS: { name: string; schedule: string; run(deps: JobDeps): Promise
     },
   },
   { name: 'purge notifications older than 7 days', schedule: '41 * * * *', run: purgeOldNotifications },
+  { name: 'delete the files of forms whose conversation or template was deleted', schedule: '*/10 * * * *', run: purgeUnreachableForms },
   {
     name: 'e-mail participants with unread messages who are away',
     schedule: '* * * * *',
     run: (deps) => emailOfflineParticipants({ ...deps, publicUrl: deps.config.publicUrl }),
   },
+  { name: 'remove feed files of posts never sent', schedule: '37 * * * *', run: purgeStrayFeedFiles },
+  // Claims with FOR UPDATE SKIP LOCKED: each cut-short import is resumed by one instance.
+  { name: 'resume contact imports cut short', schedule: '* * * * *', run: resumeImports },
 ];
 
 export function startJobs(deps: JobDeps): { stop(): Promise<void> } {

@@ -76,7 +76,7 @@ export function uploadAttachment(deps: AppDeps): RequestHandler {
   };
 }
 
-function refuse(res: Response, status: number, error: string, code: string, extra: Record<string, unknown> = {}) {
+export function refuse(res: Response, status: number, error: string, code: string, extra: Record<string, unknown> = {}) {
   if (!res.headersSent) res.status(status).json({ error, code, ...extra });
 }
 
@@ -84,7 +84,7 @@ function refuse(res: Response, status: number, error: string, code: string, extr
  * Reads a request body in parts: an exact number of bytes, a look at the next bytes without
  * consuming them, then the rest as a stream.
  */
-function bodyReader(req: Request) {
+export function bodyReader(req: Request) {
   const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let pending: Buffer = Buffer.alloc(0);
   let ended = false;

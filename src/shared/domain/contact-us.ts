@@ -1,4 +1,5 @@
 import { DEFAULT_QUEUE } from '../constants';
+import { COMPANY_DEFAULTS, type CompanyDefaults } from './company-defaults';
 
 /** One field of the Contact Us form (spec 3: required, validate e-mail, read-only, min/max size). */
 export type ContactUsField = {
@@ -31,18 +32,22 @@ const field = (key: string, label: string, extra: Partial<ContactUsField> = {}):
   ...extra,
 });
 
-/** What a new company starts with: name, e-mail, phone and message, into the default queue. */
-export function defaultContactUs(companyName: string): ContactUsSettings {
+/**
+ * What a new company starts with: name, e-mail, phone and message, into the default queue, labelled
+ * in the registering admin's language (Portuguese, the spec's texts, unless given).
+ */
+export function defaultContactUs(companyName: string, defaults: CompanyDefaults = COMPANY_DEFAULTS.pt): ContactUsSettings {
+  const labels = defaults.contactUsLabels;
   return {
-    name: DEFAULT_QUEUE.name,
+    name: defaults.queueName,
     pageTitle: companyName,
     blocked: false,
     defaultQueueKey: DEFAULT_QUEUE.id,
     fields: [
-      field('name', 'Nome', { minSize: 2, maxSize: 120 }),
-      field('email', 'E-mail', { validateEmail: true, maxSize: 254 }),
-      field('phone', 'Telefone', { required: false, maxSize: 32 }),
-      field('message', 'Mensagem', { maxSize: 1500 }),
+      field('name', labels.name, { minSize: 2, maxSize: 120 }),
+      field('email', labels.email, { validateEmail: true, maxSize: 254 }),
+      field('phone', labels.phone, { required: false, maxSize: 32 }),
+      field('message', labels.message, { maxSize: 1500 }),
     ],
   };
 }

@@ -21,3 +21,13 @@ export function applyRating(current: CompanyRating | null | undefined, stars: nu
   const { total, count } = current && current.count > 0 ? current : INITIAL_RATING;
   return { total: round1((total * count + stars) / (count + 1)), count: count + 1 };
 }
+
+/**
+ * What a company's page shows: nothing until a customer has rated it. The stored rating starts
+ * at the spec's seed (5 over 1), which is not a customer's rating; the count shown is the
+ * customers' ratings only.
+ */
+export function publicRating(stored: CompanyRating): CompanyRating | null {
+  const received = stored.count - INITIAL_RATING.count;
+  return received > 0 ? { total: stored.total, count: received } : null;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH } from '../constants';
+import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH, LOCALES } from '../constants';
 
 /** dominio: the tenant key. 3 to 15 lowercase letters or digits, no spaces (spec 5). */
 export const domainSchema = z
@@ -27,7 +27,13 @@ export const companyNameSchema = z.string().trim().min(1, COMPANY_MESSAGES.fillA
 const bioSchema = z.string().trim().max(1000);
 
 export const checkDomainInput = z.object({ domain: domainSchema });
-export const registerCompanyInput = z.object({ domain: domainSchema, name: companyNameSchema, bio: bioSchema.optional() });
+export const registerCompanyInput = z.object({
+  domain: domainSchema,
+  name: companyNameSchema,
+  bio: bioSchema.optional(),
+  /** The admin's interface language: the company's starting texts are written in it. */
+  language: z.enum(LOCALES).optional(),
+});
 /** Asking to join: names the company it wants to enter (callable by non-members, see procedures.ts). */
 export const joinCompanyInput = z.object({ domain: domainSchema });
 

@@ -7,7 +7,6 @@ import { trpc } from '../../trpc';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { AvatarUpload } from './AvatarUpload';
-import './account.css';
 
 function useMe() {
   return trpc.auth.me.useQuery(undefined, { staleTime: 30_000 }).data?.user ?? null;

@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { trpc } from '../../trpc';
+import { Avatar } from '../../ui/Avatar';
 import { ImageUpload } from '../../ui/ImageUpload';
 
 /** The user's photo, or their initials until there is one. */
@@ -9,7 +10,6 @@ export function AvatarUpload({ userId, name, hasAvatar }: { userId: string; name
   const utils = trpc.useUtils();
   // Bumped after each upload: the same URL must be fetched again.
   const [version, setVersion] = useState(0);
-  const initials = name.trim().split(/\s+/).slice(0, 2).map((w) => w[0]?.toUpperCase()).join('') || '?';
   return (
     <ImageUpload
       url="/uploads/avatar"
@@ -23,9 +23,7 @@ export function AvatarUpload({ userId, name, hasAvatar }: { userId: string; name
         hasAvatar || version > 0 ? (
           <img className="avatar-large" src={`/avatars/${userId}?v=${version}`} alt={t`Your photo`} />
         ) : (
-          <span className="avatar-large avatar-initials" aria-hidden="true">
-            {initials}
-          </span>
+          <Avatar name={name} seed={userId} size={88} />
         )
       }
     />

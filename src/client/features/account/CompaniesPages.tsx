@@ -9,7 +9,6 @@ import { FormError } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { JoinByDomainForm } from '../company/JoinByDomainForm';
-import './companies.css';
 
 const STATE_LABELS: Record<MemberState, MessageDescriptor> = {
   active: msg`Active`,

@@ -11,7 +11,7 @@ import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { CallScreen } from './CallScreen';
 import { DeviceChooser } from './DeviceChooser';
-import { ModalDialog } from '../../ui/Dialog';
+import { FullScreenLayer, ModalDialog } from '../../ui/Dialog';
 import { useRingSound } from './hooks';
 import type { CallSession } from './session';
 import {
@@ -26,7 +26,6 @@ import {
   type ActiveCall,
   type CallNotice,
 } from './store';
-import './calls.css';
 
 /**
  * Calls over whatever screen is open: the incoming 'Chamada' in every tab, the caller's
@@ -67,16 +66,11 @@ export function CallOverlay() {
  * leave a call; the Leave button does.
  */
 function CallLayer({ children }: { children: ReactNode }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  const { t } = useLingui();
   return (
-    <dialog ref={ref} className="call-overlay" onCancel={(e) => e.preventDefault()}>
+    <FullScreenLayer label={t`Call in progress`} className="call-overlay">
       {children}
-    </dialog>
+    </FullScreenLayer>
   );
 }
 

@@ -5,14 +5,14 @@ import type { CallState } from '../../../shared/call-events';
 import { CALL_TYPE, CONVERSATION_TYPE } from '../../../shared/constants';
 import { useSelectedCompany, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
-import { Field, FormError, SubmitButton } from '../../ui/Form';
+import { FormError, SubmitButton } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { CallsHost } from './CallsHost';
 import { formatDuration } from './hooks';
 import { StartCallButtons } from './StartCallButtons';
 import { enterCall, enterLive, prepareLive, useCallsState } from './store';
-import './calls.css';
 
 /**
  * /i/recent/meeting/{id}: the meeting room of conversation {id} — start a voice, video or
@@ -167,7 +167,7 @@ export function NewLivePage() {
         </p>
       ) : (
         <form onSubmit={submit} noValidate>
-          <Field
+          <TextField
             label={t`Title`}
             value={title}
             maxLength={120}

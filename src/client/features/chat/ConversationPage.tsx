@@ -8,6 +8,7 @@ import { trpc } from '../../trpc';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { StartCallButtons } from '../calls/StartCallButtons';
+import { ConversationFormsButton } from '../forms/ConversationForms';
 import { STATE_BADGE, STATE_LABELS } from '../service/labels';
 import { ServicePanel } from '../service/ServicePanel';
 import { useChat, useConversation, useOptionalChat, usePresence, useTranslateError, useTyping } from './ChatProvider';
@@ -174,6 +175,7 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
           <Link className="icon-button" to="details" aria-label={t`Details`} title={t`Details`}>
             <Icon name="info" />
           </Link>
+          <ConversationFormsButton domain={domain} conversationId={conversationId} />
           <Link className="icon-button" to="addParticipants" aria-label={t`Add participants`} title={t`Add participants`}>
             <Icon name="plus" />
           </Link>

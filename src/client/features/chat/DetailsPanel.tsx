@@ -1,19 +1,16 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useState } from 'react';
-import { Link, useNavigate, useOutletContext } from 'react-router-dom';
+import { LogOut, Trash2, UserPlus, X } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate, useOutletContext } from 'react-router-dom';
 import { CONVERSATION_TYPE } from '../../../shared/constants';
 import { isDeleteConfirmation } from '../../../shared/domain/conversations';
 import { formatProtocol } from '../../../shared/domain/protocol';
 import { trpc } from '../../trpc';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { FormNotice } from '../../ui/Form';
-import { PageTitle } from '../../ui/PageTitle';
+import { Avatar, Badge, Button, ButtonLink, ConfirmDialog, Facts, FormNotice, IconLink, PageTitle, TextField } from '../../ui';
 import { useChat, useOptionalChat, usePresence, useTranslateError } from './ChatProvider';
 import type { ConversationOutletContext } from './ConversationPage';
-import { Icon } from './icons';
-import { Avatar, PresenceDot } from './parts';
 import type { Participant } from './types';
 
 export const CONVERSATION_TYPE_LABELS: Record<number, MessageDescriptor> = {
@@ -29,9 +26,7 @@ export const CONVERSATION_TYPE_LABELS: Record<number, MessageDescriptor> = {
 export function PanelClose() {
   const { t } = useLingui();
   return (
-    <Link to=".." relative="path" className="icon-button panel-close" aria-label={t`Close panel`}>
-      <Icon name="close" />
-    </Link>
+    <IconLink to=".." relative="path" className="panel-close" label={t`Close panel`} icon={X} />
   );
 }
 
@@ -93,62 +88,52 @@ function Details() {
   return (
     <>
       {notice && <FormNotice>{notice}</FormNotice>}
-      <dl className="facts">
-        <dt>
-          <Trans>Protocol</Trans>
-        </dt>
-        <dd>{formatProtocol(conversation.protocol)}</dd>
-        <dt>
-          <Trans>Type</Trans>
-        </dt>
-        <dd>{type ? i18n._(type) : conversation.type}</dd>
-        <dt>
-          <Trans>Created</Trans>
-        </dt>
-        <dd>{new Date(conversation.createdAt).toLocaleString(i18n.locale, { dateStyle: 'short', timeStyle: 'short' })}</dd>
-      </dl>
+      <Facts
+        items={[
+          [t`Protocol`, formatProtocol(conversation.protocol)],
+          [t`Type`, type ? i18n._(type) : conversation.type],
+          [t`Created`, new Date(conversation.createdAt).toLocaleString(i18n.locale, { dateStyle: 'short', timeStyle: 'short' })],
+        ]}
+      />
       <h3 className="panel-subtitle">
         <Trans>Participants</Trans>
       </h3>
       <ul className="people-list">
         {present.map((p) => (
           <li key={p.userId}>
-            <span className="recent-face">
-              <Avatar userId={p.userId} name={p.name} hasAvatar={p.hasAvatar} size={32} />
-              <PersonPresence userId={p.userId} />
-            </span>
+            <PersonAvatar person={p} />
             <span className="people-name">
               {p.userId === me.id ? t`${p.name} (you)` : p.name}
               {p.responsible && (
-                <span className="badge badge-ok people-badge">
+                <Badge tone="ok" className="people-badge">
                   <Trans>Responsible</Trans>
-                </span>
+                </Badge>
               )}
               {!p.member && (
-                <span className="badge badge-warn people-badge">
+                <Badge tone="warn" className="people-badge">
                   <Trans>Customer</Trans>
-                </span>
+                </Badge>
               )}
             </span>
             {p.userId !== me.id && (
-              <button type="button" className="button button-secondary button-small" onClick={() => setRemoving(p)} aria-label={t`Remove ${p.name}`}>
+              <Button variant="quiet" size="small" onPress={() => setRemoving(p)} aria-label={t`Remove ${p.name}`}>
                 <Trans>Remove</Trans>
-              </button>
+              </Button>
             )}
           </li>
         ))}
       </ul>
       <div className="form-actions panel-actions">
-        <Link to="../addParticipants" relative="path" className="button button-secondary">
+        <ButtonLink to="../addParticipants" relative="path" variant="secondary" icon={UserPlus}>
           <Trans>Add participants</Trans>
-        </Link>
-        <button type="button" className="button button-secondary" onClick={() => setLeaving(true)}>
+        </ButtonLink>
+        <Button variant="secondary" icon={LogOut} onPress={() => setLeaving(true)}>
           <Trans>Leave</Trans>
-        </button>
+        </Button>
         {conversation.canDelete && (
-          <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
+          <Button variant="danger" icon={Trash2} onPress={() => setDeleting(true)}>
             <Trans>Delete conversation</Trans>
-          </button>
+          </Button>
         )}
       </div>
       {removing && (
@@ -183,9 +168,10 @@ function Details() {
   );
 }
 
-function PersonPresence({ userId }: { userId: string }) {
-  const status = usePresence(userId);
-  return status ? <PresenceDot status={status} /> : null;
+/** A participant's face with their live presence in the corner. */
+function PersonAvatar({ person }: { person: Participant }) {
+  const status = usePresence(person.userId);
+  return <Avatar name={person.name} seed={person.userId} src={person.hasAvatar ? `/avatars/${person.userId}` : null} size={32} presence={status} />;
 }
 
 /**
@@ -198,7 +184,6 @@ function DeleteConversationDialog({ conversationId, onClose }: { conversationId:
   const utils = trpc.useUtils();
   const navigate = useNavigate();
   const translate = useTranslateError();
-  const inputId = useId();
   const [typed, setTyped] = useState('');
   const [tried, setTried] = useState(false);
   const remove = trpc.chat.deleteConversation.useMutation({
@@ -225,12 +210,7 @@ function DeleteConversationDialog({ conversationId, onClose }: { conversationId:
       <p>
         <Trans>Its messages and files are deleted for everyone. This cannot be undone.</Trans>
       </p>
-      <div className="field">
-        <label htmlFor={inputId}>
-          <Trans>Type REMOVER to confirm</Trans>
-        </label>
-        <input id={inputId} value={typed} autoFocus autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
-      </div>
+      <TextField label={t`Type REMOVER to confirm`} value={typed} autoFocus autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
     </ConfirmDialog>
   );
 }

@@ -1,7 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FILE_LINK_SECONDS } from '../../../shared/domain/files';
+import { X } from 'lucide-react';
 import { trpc } from '../../trpc';
+import { FullScreenLayer } from '../../ui/Dialog';
+import { IconButton } from '../../ui/Button';
 import { useChat, useTranslateError } from './ChatProvider';
 import { duration, fileSize } from './format';
 import { Icon } from './icons';
@@ -96,25 +99,10 @@ function ImageMessage({ message }: { message: ChatMessage }) {
 
 function ImageViewer({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
   const { t } = useLingui();
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const full = useFileLink(message, 'file');
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      className="image-viewer"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      onClick={(e) => e.target === e.currentTarget && onClose()}
-    >
+    <FullScreenLayer labelledBy={titleId} onClose={onClose} className="image-viewer">
       <div className="image-viewer-bar">
         <h2 id={titleId}>{message.file!.name}</h2>
         {full.url && (
@@ -122,12 +110,10 @@ function ImageViewer({ message, onClose }: { message: ChatMessage; onClose: () =
             <Icon name="download" />
           </a>
         )}
-        <button type="button" className="icon-button" onClick={onClose} aria-label={t`Close`} autoFocus>
-          <Icon name="close" />
-        </button>
+        <IconButton label={t`Close`} icon={X} onPress={onClose} autoFocus />
       </div>
       {full.url ? <img src={full.url} alt={message.file!.name} /> : <p className="muted">…</p>}
-    </dialog>
+    </FullScreenLayer>
   );
 }
 

@@ -6,6 +6,7 @@ import { trpc } from '../../trpc';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useChat, useRecentsList, useTranslateError } from './ChatProvider';
 import type { Person } from './ConversationPage';
+import { FormMessageCard } from '../forms/ConversationForms';
 import { FileContent } from './FileContent';
 import { infoText, messageSummary, timeOf } from './format';
 import { Icon, type IconName } from './icons';
@@ -70,6 +71,7 @@ interface ItemProps {
 /** One message: info messages as a centred line, the others as a bubble with time and ticks. */
 export function MessageItem({ message, mine, showAuthor, watermarks, people }: ItemProps) {
   const { t, i18n } = useLingui();
+  const { domain } = useChat();
 
   if (message.type === 'info') {
     return (
@@ -103,6 +105,8 @@ export function MessageItem({ message, mine, showAuthor, watermarks, people }: I
           <p className="message-text muted">
             <Trans>Message removed</Trans>
           </p>
+        ) : message.type === 'formulario' ? (
+          <FormMessageCard data={message.data} href={(formId) => `/i/recent/chat/${message.conversationId}/form/${domain}/${formId}`} />
         ) : (
           message.text && (
             <p className="message-text">

@@ -84,7 +84,9 @@ export function MessageList(props: { conversationId: string; people: Person[]; w
           </button>
         )}
       </div>
-      <ol className="message-list" role="log" aria-live="polite" aria-relevant="additions" aria-label={t`Messages`}>
+      {/* The log is the live region; the list inside it keeps the messages a list for screen readers. */}
+      <div role="log" aria-live="polite" aria-relevant="additions" aria-label={t`Messages`}>
+      <ol className="message-list">
         {messages.map((m, i) => {
           const previous = messages[i - 1];
           const newDay = !previous || dayKey(previous.createdAt) !== dayKey(m.createdAt);
@@ -92,7 +94,7 @@ export function MessageList(props: { conversationId: string; people: Person[]; w
           return (
             <Fragment key={m.seq}>
               {newDay && (
-                <li className="day-separator" role="separator">
+                <li className="day-separator">
                   <span>{dayLabel(m.createdAt, i18n)}</span>
                 </li>
               )}
@@ -111,6 +113,7 @@ export function MessageList(props: { conversationId: string; people: Person[]; w
           <OutgoingItem key={o.clientId} message={o} />
         ))}
       </ol>
+      </div>
     </div>
   );
 }

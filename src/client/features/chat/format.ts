@@ -103,6 +103,7 @@ export function messageSummary(
     return { icon: 'mic', text: i18n._(msg`Voice message`) + length };
   }
   if (m.type === 'imagem') return { icon: 'image', text: m.text || i18n._(msg`Photo`) };
+  if (m.type === 'formulario') return { icon: 'clip', text: `${i18n._(msg`Form`)}: ${m.text}` };
   if (m.type === 'arquivo' || m.file) return { icon: 'clip', text: m.text || m.file?.name || i18n._(msg`File`) };
   return { icon: null, text: m.text };
 }

@@ -3,7 +3,6 @@
  * wraps each export in React.lazy): the conversation, its panels, the message details page and
  * starting a new chat.
  */
-import './chat.css';
 
 export { AddParticipantsPage } from './AddParticipantsPanel';
 export { ConversationPage } from './ConversationPage';

@@ -1,32 +1,12 @@
 /** Small pieces the recent list and the conversation share: avatars, ticks, presence dots. */
 import { useLingui } from '@lingui/react/macro';
 import type { Ticks as TickState } from '../../../shared/domain/messages';
+import { Avatar as KitAvatar } from '../../ui/Avatar';
 import { Icon } from './icons';
 
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join('') || '?';
-
-/** A stable colour per person, so the same face keeps its colour everywhere. */
-function hue(seed: string): number {
-  let h = 0;
-  for (let i = 0; i < seed.length; i++) h = (h * 31 + seed.charCodeAt(i)) % 360;
-  return h;
-}
-
-/** A person's photo when they have one, else their initials on their colour. */
+/** A person's photo when they have one, else their initials on their colour (the kit's Avatar). */
 export function Avatar({ userId, name, hasAvatar, size = 40 }: { userId: string; name: string; hasAvatar?: boolean; size?: number }) {
-  const style = { width: size, height: size, fontSize: size * 0.4, ['--avatar-hue' as string]: hue(userId) };
-  if (hasAvatar) return <img className="avatar" src={`/avatars/${userId}`} alt="" style={style} loading="lazy" />;
-  return (
-    <span className="avatar avatar-initials" style={style} aria-hidden="true">
-      {initials(name)}
-    </span>
-  );
+  return <KitAvatar name={name} seed={userId} src={hasAvatar ? `/avatars/${userId}` : null} size={size} />;
 }
 
 /** Up to two faces of a conversation: one person, or the first two of a group. */
@@ -55,11 +35,5 @@ export function Ticks({ state }: { state: TickState | 'sending' | 'failed' }) {
   );
 }
 
-export type Presence = 'online' | 'occupied' | 'beRightBack' | 'offline';
-
-/** A coloured dot with its meaning for screen readers (spec 4: Disponível, Ocupado, Volto logo). */
-export function PresenceDot({ status }: { status: Presence }) {
-  const { t } = useLingui();
-  const label = { online: t`Available`, occupied: t`Busy`, beRightBack: t`Be right back`, offline: t`Offline` }[status];
-  return <span className={`presence presence-${status}`} role="img" aria-label={label} title={label} />;
-}
+export type { Presence } from '../../ui/Avatar';
+export { PresenceDot } from '../../ui/Avatar';

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { domainSchema } from '../../../shared/schemas/company';
 import { legacyLinkTarget } from '../../guard/legacyLinks';
-import { Field } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 
 /** The company pages an invitation can lead to: /{emp}/invite, /{emp}/invitation, /{emp}/newc/{id}. */
 const INVITATION_PATH = /^\/([a-z0-9]+)\/(invite|invitation|newc\/[^/]+)\/?$/;
@@ -43,7 +43,7 @@ export function JoinByDomainForm() {
   }
   return (
     <form className="auth-form join-by-domain" onSubmit={submit} noValidate>
-      <Field
+      <TextField
         label={t`Company domain or invitation link`}
         autoCapitalize="none"
         spellCheck={false}

@@ -7,7 +7,6 @@ import { trpc } from '../../trpc';
 import { FormError, SubmitButton } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
-import './company.css';
 
 /** How often the waiting screen asks whether an admin has let the user in. */
 const APPROVAL_POLL_MS = 3000;

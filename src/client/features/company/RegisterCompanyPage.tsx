@@ -10,15 +10,16 @@ import { useAccount, useLoginHere } from '../../guard/company';
 import { translateServerMessage } from '../../guard/serverMessages';
 import { DEFAULT_REDIRECT } from '../../guard/session';
 import { getSocket, type AppSocket } from '../../socket';
+import { isLocale } from '../../i18n';
 import { trpc } from '../../trpc';
-import { Field, FormError, SubmitButton } from '../../ui/Form';
+import { FormError, SubmitButton } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { IMAGE_TYPES, putWithProgress } from '../../ui/ImageUpload';
 import { AVATAR_MAX_BYTES } from '../../../shared/domain/images';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
 import { JoinByDomainForm } from './JoinByDomainForm';
-import './company.css';
 
 const FIELDS = ['domain', 'name', 'bio'] as const;
 
@@ -74,7 +75,7 @@ export function RegisterCompanyPage() {
 }
 
 function RegisterCompanyForm() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const [values, setValues] = useState({ domain: '', name: '', bio: '' });
@@ -129,7 +130,7 @@ function RegisterCompanyForm() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const input = validate(registerCompanyInput, { domain: values.domain, name: values.name, bio: values.bio || undefined });
+    const input = validate(registerCompanyInput, { domain: values.domain, name: values.name, bio: values.bio || undefined, language: isLocale(i18n.locale) ? i18n.locale : undefined });
     if (!input) return;
     setRegistering(input.domain);
     setReached(-1);
@@ -145,9 +146,9 @@ function RegisterCompanyForm() {
       </p>
       <FormError message={errors.form} />
       <DomainField value={values.domain} onChange={set('domain')} submitError={errors.fields.domain} onEdit={clear} />
-      <Field label={t`Company name`} autoComplete="organization" maxLength={80} value={values.name} onChange={set('name')} error={errors.fields.name} />
+      <TextField label={t`Company name`} autoComplete="organization" maxLength={80} value={values.name} onChange={set('name')} error={errors.fields.name} />
       <TextArea label={t`About the company`} maxLength={1000} rows={3} value={values.bio} onChange={set('bio')} error={errors.fields.bio} />
-      <Field
+      <TextField
         label={t`Company image (optional)`}
         type="file"
         accept={IMAGE_TYPES.join(',')}
@@ -212,7 +213,7 @@ function DomainField(props: { value: string; onChange: (e: { target: { value: st
     }
   }
   return (
-    <Field
+    <TextField
       label={t`Domain`}
       autoComplete="off"
       autoCapitalize="none"

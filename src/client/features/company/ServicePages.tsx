@@ -1,16 +1,16 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { validateContactUs, type ContactUsFieldError } from '../../../shared/domain/contact-us-form';
 import { MESSAGE_MAX_LENGTH } from '../../../shared/constants';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
-import { Field, FormError } from '../../ui/Form';
+import { FormError } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { CustomerConversation } from '../service/CustomerConversation';
 import { formatProtocol, STATE_LABELS } from '../service/labels';
-import '../service/service.css';
 
 /** CompanyLayout has already checked that :emp has a domain's shape. */
 const useDomain = () => useParams().emp!;
@@ -49,9 +49,18 @@ export function CompanyHomePage() {
         {c.hasImage && <img className="company-image" src={`/companies/${c.domain}/image`} alt="" />}
         <div>
           <PageTitle title={c.name} />
-          <p className="muted" aria-label={t`Rating`}>
-            ★ {c.rating.total.toFixed(1)} · <Trans>{c.rating.count} ratings</Trans>
-          </p>
+          {c.rating ? (
+            <p className="company-rating">
+              <span aria-hidden="true">★ </span>
+              <Trans>{i18n.number(c.rating.total, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} out of 5</Trans>
+              {' · '}
+              <Plural value={c.rating.count} one="# rating" other="# ratings" />
+            </p>
+          ) : (
+            <p className="muted">
+              <Trans>No ratings yet</Trans>
+            </p>
+          )}
         </div>
       </header>
       {c.bio && <p className="company-bio">{c.bio}</p>}
@@ -215,7 +224,7 @@ function RequestForm({ domain, queueKey, onSent }: { domain: string; queueKey: s
     >
       <FormError message={request.error ? serverMessage(request.error) : null} />
       {needsName && (
-        <Field label={t`To start, tell us your name:`} value={name} maxLength={80} autoComplete="name" error={nameError ?? undefined} onChange={(e) => setName(e.target.value)} />
+        <TextField label={t`To start, tell us your name:`} value={name} maxLength={80} autoComplete="name" error={nameError ?? undefined} onChange={(e) => setName(e.target.value)} />
       )}
       <div className="field">
         <label htmlFor="request-text">
@@ -315,7 +324,7 @@ export function ContactUsPage() {
                 )}
               </div>
             ) : (
-              <Field
+              <TextField
                 key={field.key}
                 label={`${field.label}${field.required ? ' *' : ''}`}
                 type={field.validateEmail ? 'email' : 'text'}
@@ -346,7 +355,7 @@ export function ContactUsPage() {
                 )}
               </div>
             ) : (
-              <Field key={x.tag} label={x.name} maxLength={500} value={values[x.tag] ?? ''} error={errorText(errors[x.tag], 0, 500)} onChange={(e) => setValues({ ...values, [x.tag]: e.target.value })} />
+              <TextField key={x.tag} label={x.name} maxLength={500} value={values[x.tag] ?? ''} error={errorText(errors[x.tag], 0, 500)} onChange={(e) => setValues({ ...values, [x.tag]: e.target.value })} />
             ),
           )}
           <div className="form-actions">

@@ -7,7 +7,6 @@ import { useSelectedCompany, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
-import './credits.css';
 
 const TAGS: Record<BillingTag, MessageDescriptor> = {
   voice: msg`Voice call`,

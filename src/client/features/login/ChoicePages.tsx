@@ -4,7 +4,8 @@ import { Link } from 'react-router-dom';
 import { guestInput } from '../../../shared/schemas/identity';
 import { useRedirectTarget, useSignedIn, withRedirect } from '../../guard/session';
 import { trpc } from '../../trpc';
-import { Field, FormError, SubmitButton } from '../../ui/Form';
+import { FormError, SubmitButton } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { PageTitle } from '../../ui/PageTitle';
 import { useFormErrors } from './formErrors';
 
@@ -55,7 +56,7 @@ function GuestEntry() {
         <Trans>A guest account lasts 24 hours.</Trans>
       </p>
       <FormError message={errors.form} />
-      <Field label={t`Your name`} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={errors.fields.name} />
+      <TextField label={t`Your name`} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={errors.fields.name} />
       <SubmitButton pending={guest.isPending}>
         <Trans>Enter as guest</Trans>
       </SubmitButton>

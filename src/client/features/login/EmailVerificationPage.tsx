@@ -6,7 +6,8 @@ import { translateServerMessage } from '../../guard/serverMessages';
 import { trpc } from '../../trpc';
 import { FormError, FormNotice } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
-import { Spinner } from '../../ui/Spinner';
+import { Button, LoadingSkeleton, toast } from '../../ui';
+import { rememberVerificationSent, verificationSentTo } from './verificationSent';
 
 /**
  * /i/emailVerification. With ?token= (the mailed link) it verifies and goes on to ?redirect=;
@@ -25,7 +26,7 @@ export function EmailVerificationPage() {
 }
 
 function VerifyToken({ token }: { token: string }) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const { target } = useRedirectTarget();
@@ -33,6 +34,7 @@ function VerifyToken({ token }: { token: string }) {
     onSuccess: async () => {
       // The guard must see the verified user before the next screen, or it sends them back here.
       await utils.auth.me.invalidate();
+      toast.ok(t`Your e-mail is verified.`);
       await navigate(target, { replace: true });
     },
   });
@@ -44,7 +46,7 @@ function VerifyToken({ token }: { token: string }) {
     verify.mutate({ token });
   }, [token, verify]);
 
-  if (!verify.isError) return <Spinner />;
+  if (!verify.isError) return <LoadingSkeleton variant="text" rows={2} label={t`Verifying your e-mail…`} />;
   return (
     <div className="auth-form">
       <FormError message={translateServerMessage(i18n, verify.error.message)} />
@@ -71,14 +73,19 @@ function VerifyFirst() {
       </p>
       {email && (
         <p>
-          <Trans>We sent a link to {email}. Open it to continue.</Trans>
+          {/* Only what this tab knows: a link was sent at sign-up or by the button below. */}
+          {verificationSentTo(email) ? (
+            <Trans>We sent a link to {email}. Open it to continue.</Trans>
+          ) : (
+            <Trans>{email} is not verified yet. Send yourself a link and open it to continue.</Trans>
+          )}
         </p>
       )}
       <ResendVerification />
       {email && (
-        <button type="button" className="button button-secondary" disabled={me.isFetching} onClick={() => void continueIfVerified()}>
+        <Button variant="secondary" isPending={me.isFetching} onPress={() => void continueIfVerified()}>
           <Trans>I have verified it</Trans>
-        </button>
+        </Button>
       )}
     </div>
   );
@@ -89,7 +96,11 @@ function ResendVerification() {
   const { i18n } = useLingui();
   const { raw, target } = useRedirectTarget();
   const user = trpc.auth.me.useQuery().data?.user;
-  const send = trpc.auth.sendVerificationEmail.useMutation();
+  const send = trpc.auth.sendVerificationEmail.useMutation({
+    onSuccess: (result) => {
+      if (result.sentTo) rememberVerificationSent(result.sentTo);
+    },
+  });
   if (!user?.email) {
     return (
       <Link className="button" to={withRedirect('/i/login/mail', raw)}>
@@ -106,9 +117,9 @@ function ResendVerification() {
           <Trans>Sent to {sentTo}.</Trans>
         </FormNotice>
       )}
-      <button type="button" className="button" disabled={send.isPending} onClick={() => send.mutate({ redirect: target })}>
-        <Trans>Resend e-mail</Trans>
-      </button>
+      <Button isPending={send.isPending} onPress={() => send.mutate({ redirect: target })}>
+        {verificationSentTo(user.email) ? <Trans>Resend e-mail</Trans> : <Trans>Send the link</Trans>}
+      </Button>
     </>
   );
 }

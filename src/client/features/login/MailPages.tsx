@@ -5,7 +5,9 @@ import { recoveryRequestInput, resetPasswordInput, signInInput, signUpInput, tok
 import { IDENTITY_MESSAGES } from '../../../shared/schemas/identity';
 import { useRedirectTarget, useSignedIn, withRedirect } from '../../guard/session';
 import { trpc } from '../../trpc';
-import { Field, FormError, FormNotice, SubmitButton } from '../../ui/Form';
+import { rememberVerificationSent } from './verificationSent';
+import { FormError, FormNotice, SubmitButton } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { PageTitle } from '../../ui/PageTitle';
 import { useFormErrors } from './formErrors';
 
@@ -73,8 +75,8 @@ function PasswordSignInForm() {
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
       <FormError message={errors.form} />
-      <Field label={t`E-mail`} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.fields.email} />
-      <Field
+      <TextField label={t`E-mail`} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.fields.email} />
+      <TextField
         label={t`Password`}
         type="password"
         autoComplete="current-password"
@@ -101,8 +103,13 @@ export function MailCreatePage() {
   const [linkEmail, setLinkEmail] = useState<string | null>(null);
   const { errors, validate, showServerError } = useFormErrors(SIGN_UP_FIELDS);
   const signedIn = useSignedIn();
+  const verifyEmail = me.data?.app.verifyEmail ?? false;
   const signUp = trpc.auth.signUp.useMutation({
-    onSuccess: signedIn,
+    onSuccess: (result, input) => {
+      // The server mailed the link in the same request: the verification page may say so.
+      if (verifyEmail) rememberVerificationSent(input.email);
+      return signedIn(result);
+    },
     onError: (error, input) => {
       if (error.message === IDENTITY_MESSAGES.emailInUse && me.data?.user?.anonymous) setLinkEmail(input.email);
       else showServerError(error);
@@ -124,9 +131,9 @@ export function MailCreatePage() {
       ) : (
         <form className="auth-form" onSubmit={submit} noValidate>
           <FormError message={errors.form} />
-          <Field label={t`Name`} autoComplete="name" value={values.name} onChange={set('name')} error={errors.fields.name} />
-          <Field label={t`E-mail`} type="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.fields.email} />
-          <Field
+          <TextField label={t`Name`} autoComplete="name" value={values.name} onChange={set('name')} error={errors.fields.name} />
+          <TextField label={t`E-mail`} type="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.fields.email} />
+          <TextField
             label={t`Password`}
             type="password"
             autoComplete="new-password"
@@ -134,7 +141,7 @@ export function MailCreatePage() {
             onChange={set('password')}
             error={errors.fields.password}
           />
-          <Field
+          <TextField
             label={t`Confirm password`}
             type="password"
             autoComplete="new-password"
@@ -142,6 +149,11 @@ export function MailCreatePage() {
             onChange={set('passwordConfirm')}
             error={errors.fields.passwordConfirm}
           />
+          {verifyEmail && (
+            <p className="notice-info">
+              <Trans>We will send a link to this e-mail to confirm it is yours. You need to open it before you can use the app.</Trans>
+            </p>
+          )}
           <SubmitButton pending={signUp.isPending}>
             <Trans>Create account</Trans>
           </SubmitButton>
@@ -176,7 +188,7 @@ function LinkAccounts({ email, onCancel }: { email: string; onCancel: () => void
         </Trans>
       </p>
       <FormError message={errors.form} />
-      <Field
+      <TextField
         label={t`Password`}
         type="password"
         autoComplete="current-password"
@@ -235,7 +247,7 @@ function RequestRecovery() {
             <Trans>Sent to {sentTo}. Open the link in the e-mail to choose a new password.</Trans>
           </FormNotice>
         )}
-        <Field label={t`E-mail`} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.fields.email} />
+        <TextField label={t`E-mail`} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.fields.email} />
         <SubmitButton pending={request.isPending}>{sentTo ? <Trans>Send again</Trans> : <Trans>Send link</Trans>}</SubmitButton>
       </form>
       <nav className="auth-links">
@@ -280,7 +292,7 @@ function ResetPassword({ token }: { token: string }) {
           <Trans>Ask for a new link</Trans>
         </Link>
       )}
-      <Field
+      <TextField
         label={t`New password`}
         type="password"
         autoComplete="new-password"
@@ -288,7 +300,7 @@ function ResetPassword({ token }: { token: string }) {
         onChange={(e) => setPassword(e.target.value)}
         error={errors.fields.password}
       />
-      <Field
+      <TextField
         label={t`Confirm password`}
         type="password"
         autoComplete="new-password"

@@ -6,7 +6,8 @@ import { maskBrazilianPhone } from '../../../shared/domain/phone';
 import { phoneCodeRequestInput, phoneCodeVerifyInput } from '../../../shared/schemas/identity';
 import { useRedirectTarget, useSignedIn, withRedirect } from '../../guard/session';
 import { trpc } from '../../trpc';
-import { Field, FormError, FormNotice, SubmitButton } from '../../ui/Form';
+import { FormError, FormNotice, SubmitButton } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { PageTitle } from '../../ui/PageTitle';
 import { useFormErrors } from './formErrors';
 
@@ -46,7 +47,7 @@ export function PhoneLoginPage() {
           <Trans>We will send a 6-digit code by SMS.</Trans>
         </p>
         <FormError message={errors.form} />
-        <Field
+        <TextField
           label={t`Phone number`}
           type="tel"
           inputMode="tel"
@@ -134,7 +135,7 @@ export function PhoneVerifyPage() {
           </FormNotice>
         )}
         <FormError message={errors.form} />
-        <Field
+        <TextField
           label={t`Code`}
           inputMode="numeric"
           autoComplete="one-time-code"

@@ -1,5 +1,4 @@
 /** The login area (spec 2, "Login area"): every way to sign in, recover and verify. */
-import './login.css';
 
 export { LoginPage } from './ChoicePages';
 export { EntryPage, MailCreatePage, MailLoginPage, MailRecoveryPage } from './MailPages';

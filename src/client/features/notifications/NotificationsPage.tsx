@@ -9,7 +9,6 @@ import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { askBrowserPermission, browserPermission, type BrowserPermission } from './browser';
 import { notificationTitle } from './texts';
-import '../service/service.css';
 
 /** /i/notifications: newest first, read and unread, and the browser's permission to show them. */
 export function NotificationsPage() {

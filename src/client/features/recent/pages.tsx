@@ -7,7 +7,6 @@ import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { placeholderPage } from '../../ui/Placeholder';
 import { Spinner } from '../../ui/Spinner';
 import { useOptionalChat } from '../chat/ChatProvider';
-import './recent.css';
 import { RecentList } from './RecentList';
 
 /**
@@ -96,8 +95,21 @@ function fromChat(name: { [K in keyof ChatPages]: ChatPages[K] extends Component
 
 export const SalePage = placeholderPage(msg`Sale`);
 export const BudgetPage = placeholderPage(msg`Quote`);
-export const CustomerPage = placeholderPage(msg`Customer`);
-export const CustomerEditPage = placeholderPage(msg`Edit customer`);
+// Customers (external contacts): their own chunk (features/contacts/pages.tsx).
+type ContactPages = typeof import('../contacts/pages');
+const contactPages = () => import('../contacts/pages');
+function fromContacts(name: keyof ContactPages): ComponentType {
+  const Page = lazy(async () => ({ default: (await contactPages())[name] as ComponentType }));
+  return function ContactsPage() {
+    return (
+      <Suspense fallback={<Spinner />}>
+        <Page />
+      </Suspense>
+    );
+  };
+}
+export const CustomerPage = fromContacts('CustomerPage');
+export const CustomerEditPage = fromContacts('CustomerEditPage');
 export { QueuePage } from '../service/QueuePage';
 export const MessageDetailsPage = fromChat('MessageDetailsPage');
 
@@ -117,4 +129,4 @@ export { LinkedTicketCompanyPage, LinkedTicketPage, LinkedTicketRequestPage } fr
 // Starting something new from the app.
 export const OptionsListPage = fromChat('OptionsListPage');
 export const NewConversationPage = fromChat('NewConversationPage');
-export const InviteLinkPage = placeholderPage(msg`Invitation link`);
+export { InviteLinkPage } from './InviteLinkPage';

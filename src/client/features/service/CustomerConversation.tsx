@@ -7,9 +7,9 @@ import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { FormError, FormNotice } from '../../ui/Form';
 import { Spinner } from '../../ui/Spinner';
+import { FormMessageCard } from '../forms/ConversationForms';
 import { describeServiceInfo, formatProtocol, STATE_LABELS } from './labels';
 import { useSocketEvent } from './live';
-import './service.css';
 
 /**
  * The customer's side of one request (/{emp}/chat/{id}, /{emp}/ticket/{id}, and the queue page once
@@ -157,6 +157,15 @@ function CustomerMessage({ message: m, conversationId, proposalOpen }: { message
             </button>
           </div>
         ) : null}
+      </li>
+    );
+  }
+  if (m.type === 'formulario' && !m.removed) {
+    return (
+      <li className="customer-message">
+        {m.authorName && <span className="customer-message-author">{m.authorName}</span>}
+        <FormMessageCard data={m.data} href={(formId) => `/i/form/${formId}`} />
+        <span className="muted">{time}</span>
       </li>
     );
   }

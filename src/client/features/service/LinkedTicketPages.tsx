@@ -5,7 +5,7 @@ import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { FormError } from '../../ui/Form';
 import { Spinner } from '../../ui/Spinner';
-import { TextAreaField } from '../settings/EditForm';
+import { TextAreaField } from '../../ui/fields';
 import { MemberScreen } from './MemberScreen';
 
 /*

@@ -4,7 +4,6 @@ import { Link } from 'react-router-dom';
 import { useSelectedCompany, type MyCompany } from '../../guard/company';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
-import './service.css';
 
 /**
  * An attendant's screen: its title, then its content for the selected company once it is known

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
 import type { QueueRequestEvent } from '../../../shared/service-events';
 import { trpc } from '../../trpc';
-import { FormError } from '../../ui/Form';
-import { Spinner } from '../../ui/Spinner';
+import { Inbox } from 'lucide-react';
+import { EmptyState, LoadingSkeleton, RefusalState } from '../../ui';
 import { useServerMessage } from '../../guard/company';
 import { formatProtocol } from './labels';
 import { useSocketEvent } from './live';
@@ -45,8 +45,8 @@ function QueueView({ domain }: { domain: string }) {
     refetch();
   });
 
-  if (queue.isPending) return <Spinner />;
-  if (queue.isError) return <FormError message={serverMessage(queue.error)} />;
+  if (queue.isPending) return <LoadingSkeleton variant="list" rows={3} />;
+  if (queue.isError) return <RefusalState title={t`The queue could not be opened`} message={serverMessage(queue.error)} />;
   const { requests, queues, total } = queue.data;
   return (
     <div className="queue-view">
@@ -66,9 +66,11 @@ function QueueView({ domain }: { domain: string }) {
         </p>
       )}
       {requests.length === 0 ? (
-        <p className="muted empty-state">
-          <Trans>Nobody is waiting.</Trans>
-        </p>
+        <EmptyState
+          icon={Inbox}
+          title={t`Nobody is waiting.`}
+          description={t`New requests from your company page and Contact Us appear here as they arrive.`}
+        />
       ) : (
         <ul className="queue-list" aria-label={t`Waiting requests`}>
           {requests.map((r) => (

@@ -4,7 +4,8 @@ import { Link, useParams } from 'react-router-dom';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { Dialog } from '../../ui/Dialog';
-import { Field, FormError, FormNotice } from '../../ui/Form';
+import { FormError, FormNotice } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
 import { formatProtocol, STATE_BADGE, STATE_LABELS } from './labels';
 import { useSocketEvent } from './live';
@@ -217,7 +218,7 @@ function SlaProposal({ domain, conversationId, open }: { domain: string; convers
               <Trans>Proposal sent to the customer.</Trans>
             </FormNotice>
           )}
-          <Field label={t`Proposed conclusion date`} type="datetime-local" value={date} required onChange={(e) => setDate(e.target.value)} />
+          <TextField label={t`Proposed conclusion date`} type="datetime-local" value={date} required onChange={(e) => setDate(e.target.value)} />
           <button type="submit" className="button" disabled={!date || propose.isPending}>
             <Trans>Propose date</Trans>
           </button>
@@ -260,7 +261,7 @@ function Tags({ domain, conversationId, tags }: { domain: string; conversationId
           setText('');
         }}
       >
-        <Field label={t`New tag`} value={text} maxLength={40} list="service-tags" onChange={(e) => setText(e.target.value)} />
+        <TextField label={t`New tag`} value={text} maxLength={40} list="service-tags" onChange={(e) => setText(e.target.value)} />
         <datalist id="service-tags">
           {suggestions.data?.filter((s) => !tags.includes(s)).map((s) => <option key={s} value={s} />)}
         </datalist>
@@ -309,7 +310,7 @@ function Tasks({ domain, conversationId, tasks }: { domain: string; conversation
         }}
       >
         <FormError message={create.error ? serverMessage(create.error) : null} />
-        <Field label={t`Task`} value={title} maxLength={120} required onChange={(e) => setTitle(e.target.value)} />
+        <TextField label={t`Task`} value={title} maxLength={120} required onChange={(e) => setTitle(e.target.value)} />
         <fieldset className="checkbox-group">
           <legend>
             <Trans>Who does it</Trans>

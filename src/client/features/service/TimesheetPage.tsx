@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
-import { Field, FormError } from '../../ui/Form';
+import { FormError } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
 import { MemberScreen } from './MemberScreen';
 
@@ -100,9 +101,9 @@ function Timesheet({ domain, conversationId }: { domain: string; conversationId:
         }}
       >
         <FormError message={add.error ? serverMessage(add.error) : null} />
-        <Field label={t`Started at`} type="datetime-local" required value={startedAt} onChange={(e) => setStartedAt(e.target.value)} />
-        <Field label={t`Minutes`} type="number" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />
-        <Field label={t`Description`} value={description} maxLength={500} onChange={(e) => setDescription(e.target.value)} />
+        <TextField label={t`Started at`} type="datetime-local" required value={startedAt} onChange={(e) => setStartedAt(e.target.value)} />
+        <TextField label={t`Minutes`} type="number" min={1} max={1440} required value={minutes} onChange={(e) => setMinutes(e.target.value)} />
+        <TextField label={t`Description`} value={description} maxLength={500} onChange={(e) => setDescription(e.target.value)} />
         <div className="form-actions">
           <button type="submit" className="button" disabled={add.isPending}>
             <Trans>Add time</Trans>

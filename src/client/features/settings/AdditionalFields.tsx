@@ -3,10 +3,12 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { createAdditionalFieldInput } from '../../../shared/schemas/profiles';
 import { trpc } from '../../trpc';
-import { Field, FormError, FormNotice } from '../../ui/Form';
+import { FormError, FormNotice } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
-import { CheckboxField, EditForm, useDraft } from './EditForm';
+import { EditForm, useDraft } from './EditForm';
+import { CheckboxField } from '../../ui/fields';
 import { ListField } from './ListField';
 import { useServerText } from './serverText';
 import type { AdditionalFieldRow } from './types';
@@ -171,8 +173,8 @@ function AdditionalFieldForm({
           </button>
         }
       >
-        <Field label={t`Field name`} value={draft.values.name} onChange={(e) => draft.set('name', e.target.value)} error={errors.fields.name} maxLength={80} />
-        <Field
+        <TextField label={t`Field name`} value={draft.values.name} onChange={(e) => draft.set('name', e.target.value)} error={errors.fields.name} maxLength={80} />
+        <TextField
           label="TAG"
           value={draft.values.tag}
           onChange={(e) => draft.set('tag', e.target.value)}

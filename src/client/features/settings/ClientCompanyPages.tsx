@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { clientInviteInput } from '../../../shared/schemas/company';
 import { trpc } from '../../trpc';
-import { Field, FormError, FormNotice } from '../../ui/Form';
+import { FormError, FormNotice } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
 import { AdminScreen } from './AdminScreen';
@@ -157,7 +158,7 @@ function ClientInviteForm({ domain, client }: { domain: string; client: ClientRo
         error={errors.form}
         submitLabel={client ? <Trans>Send the invitation again</Trans> : <Trans>Send invitation</Trans>}
       >
-        <Field
+        <TextField
           label={t`Client company domain`}
           value={draft.values.clientDomain}
           readOnly={client !== null}
@@ -166,7 +167,7 @@ function ClientInviteForm({ domain, client }: { domain: string; client: ClientRo
           autoCapitalize="none"
           maxLength={15}
         />
-        <Field
+        <TextField
           label={t`E-mail`}
           type="email"
           value={draft.values.email}

@@ -3,14 +3,16 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { greetingInput, publicPageInput } from '../../../shared/schemas/company';
 import { trpc } from '../../trpc';
-import { Field, FormError } from '../../ui/Form';
+import { FormError } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { ImageUpload } from '../../ui/ImageUpload';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
 import { AccountSummary } from './AccountSummary';
 import { AdditionalFields } from './AdditionalFields';
 import { AdminScreen } from './AdminScreen';
-import { CheckboxField, EditForm, TextAreaField, useDraft } from './EditForm';
+import { EditForm, useDraft } from './EditForm';
+import { CheckboxField, TextAreaField } from '../../ui/fields';
 import { useServerText } from './serverText';
 
 /** /i/settings/configCompany: the account (plan, credits, storage), links to the page and greeting, additional fields. */
@@ -32,6 +34,9 @@ export function CompanyAccountPage() {
             </Link>
             <Link className="button button-secondary" to="greetings">
               <Trans>Greeting message</Trans>
+            </Link>
+            <Link className="button button-secondary" to="contactUs">
+              <Trans>Contact Us</Trans>
             </Link>
           </nav>
           <CallSettings domain={company.domain} />
@@ -170,9 +175,9 @@ function PublicPageForm({ domain, initial }: { domain: string; initial: PublicPa
           What customers see at <Link to={`/${domain}`}>/{domain}</Link>.
         </Trans>
       </p>
-      <Field label={t`Company name`} value={values.name} onChange={(e) => draft.set('name', e.target.value)} error={errors.fields.name} maxLength={80} />
+      <TextField label={t`Company name`} value={values.name} onChange={(e) => draft.set('name', e.target.value)} error={errors.fields.name} maxLength={80} />
       <TextAreaField label={t`Bio`} value={values.bio} onChange={(e) => draft.set('bio', e.target.value)} error={errors.fields.bio} maxLength={1000} rows={4} />
-      <Field
+      <TextField
         label={t`Website`}
         type="url"
         value={values.website}
@@ -189,7 +194,7 @@ function PublicPageForm({ domain, initial }: { domain: string; initial: PublicPa
           <Trans>A profile address or handle. Networks left empty are not shown.</Trans>
         </p>
         {Object.keys(values.socialNetworks).map((network) => (
-          <Field
+          <TextField
             key={network}
             label={NETWORK_NAMES[network] ?? network}
             value={values.socialNetworks[network] ?? ''}

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { FormError, FormNotice, SubmitButton } from '../../ui/Form';
 import { UnsavedChangesGuard } from '../../ui/UnsavedChanges';
 
@@ -85,62 +85,5 @@ export function EditForm<T>({
       </div>
       <UnsavedChangesGuard dirty={draft.dirty} onSave={save} />
     </form>
-  );
-}
-
-type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'aria-invalid' | 'aria-describedby'>;
-
-/** Like ui/Form's Field, for longer texts. */
-export function TextAreaField({
-  label,
-  error,
-  hint,
-  ref,
-  ...textarea
-}: TextAreaProps & { label: string; error?: string; hint?: ReactNode; ref?: Ref<HTMLTextAreaElement> }) {
-  const id = useId();
-  const describedBy = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...textarea} />
-      {hint && (
-        <div id={`${id}-hint`} className="field-hint muted">
-          {hint}
-        </div>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'>;
-
-export function SelectField({ label, options, ...select }: SelectProps & { label: string; options: readonly { value: string; label: string }[] }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} {...select}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-export function CheckboxField({ label, checked, onChange, disabled }: { label: ReactNode; checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean }) {
-  return (
-    <label className="checkbox">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
-      <span>{label}</span>
-    </label>
   );
 }

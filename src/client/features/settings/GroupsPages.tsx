@@ -4,10 +4,12 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../server/router';
 import { trpc } from '../../trpc';
-import { Field, FormError } from '../../ui/Form';
+import { FormError } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
 import { AdminScreen } from './AdminScreen';
-import { CheckboxField, EditForm, useDraft } from './EditForm';
+import { EditForm, useDraft } from './EditForm';
+import { CheckboxField } from '../../ui/fields';
 import { SettingsList } from './SettingsList';
 import { useServerText } from './serverText';
 
@@ -114,7 +116,7 @@ function GroupForm({ domain, group }: { domain: string; group: GroupRow | null }
         <Trans>Back to groups</Trans>
       </Link>
       <EditForm draft={draft} save={save} pending={create.isPending || update.isPending} error={error} submitLabel={group ? undefined : <Trans>Create group</Trans>}>
-        <Field label={t`Name`} value={draft.values.name} maxLength={80} placeholder="(sem nome)" onChange={(e) => draft.set('name', e.target.value)} />
+        <TextField label={t`Name`} value={draft.values.name} maxLength={80} placeholder="(sem nome)" onChange={(e) => draft.set('name', e.target.value)} />
         <fieldset className="checkbox-group">
           <legend>
             <Trans>Members</Trans>

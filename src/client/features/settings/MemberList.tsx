@@ -2,8 +2,9 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../trpc';
-import { Spinner } from '../../ui/Spinner';
-import { SelectField } from './EditForm';
+import { LoadingSkeleton, RefusalState } from '../../ui';
+import { useSocketEvent } from '../service/live';
+import { SelectField } from '../../ui/fields';
 import { MEMBER_STATE_BADGE, MEMBER_STATE_LABELS, ROLE_LABELS } from './labels';
 import { useServerText } from './serverText';
 import type { MemberRow, MemberState } from './types';
@@ -16,6 +17,10 @@ export function MemberList({ domain }: { domain: string }) {
   const { t, i18n } = useLingui();
   const serverText = useServerText();
   const members = trpc.members.list.useQuery({ domain });
+  // Live: a join request, an approval or a block elsewhere shows here at once.
+  const utils = trpc.useUtils();
+  const refetch = () => void utils.members.list.invalidate({ domain });
+  useSocketEvent('members:changed', (p) => p.domain === domain && refetch(), refetch);
   const [query, setQuery] = useState('');
   const [state, setState] = useState<StateFilter>('all');
   const [role, setRole] = useState<RoleFilter>('all');
@@ -31,8 +36,8 @@ export function MemberList({ domain }: { domain: string }) {
     );
   }, [members.data, query, state, role]);
 
-  if (members.isPending) return <Spinner />;
-  if (members.isError) return <p className="form-error" role="alert">{serverText(members.error.message)}</p>;
+  if (members.isPending) return <LoadingSkeleton variant="table" rows={4} />;
+  if (members.isError) return <RefusalState title={t`The members could not be loaded`} message={serverText(members.error.message)} />;
   const waiting = members.data.filter((m) => m.state === 'waiting').length;
 
   return (

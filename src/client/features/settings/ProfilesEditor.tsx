@@ -4,10 +4,12 @@ import { useState } from 'react';
 import type { ProfilePermissions } from '../../../shared/domain/profiles';
 import { createProfileInput } from '../../../shared/schemas/profiles';
 import { trpc } from '../../trpc';
-import { Field, FormError, FormNotice } from '../../ui/Form';
+import { FormError, FormNotice } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
-import { CheckboxField, EditForm, SelectField, useDraft } from './EditForm';
+import { EditForm, useDraft } from './EditForm';
+import { CheckboxField, SelectField } from '../../ui/fields';
 import { PERMISSION_KEYS, PERMISSION_LABELS, PROFILE_TYPE_LABELS } from './labels';
 import { useServerText } from './serverText';
 import type { ProfileRow } from './types';
@@ -193,7 +195,7 @@ function ProfileForm({
           </button>
         }
       >
-        <Field label={t`Profile name`} value={draft.values.name} onChange={(e) => draft.set('name', e.target.value)} error={errors.fields.name} maxLength={80} />
+        <TextField label={t`Profile name`} value={draft.values.name} onChange={(e) => draft.set('name', e.target.value)} error={errors.fields.name} maxLength={80} />
         <SelectField
           label={t`Type`}
           value={draft.values.type}

@@ -5,10 +5,12 @@ import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../../server/router';
 import { trpc } from '../../trpc';
 import { Dialog } from '../../ui/Dialog';
-import { Field, FormError } from '../../ui/Form';
+import { FormError } from '../../ui/Form';
+import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
 import { AdminScreen } from './AdminScreen';
-import { CheckboxField, EditForm, useDraft } from './EditForm';
+import { EditForm, useDraft } from './EditForm';
+import { CheckboxField } from '../../ui/fields';
 import { SettingsList } from './SettingsList';
 import { useServerText } from './serverText';
 
@@ -151,7 +153,7 @@ function QueueForm({ domain, queue }: { domain: string; queue: QueueRow | null }
         </p>
       )}
       <EditForm draft={draft} save={save} pending={create.isPending || update.isPending} error={error} submitLabel={queue ? undefined : <Trans>Create queue</Trans>}>
-        <Field label={t`Name`} value={draft.values.name} maxLength={80} placeholder="(sem nome)" onChange={(e) => draft.set('name', e.target.value)} />
+        <TextField label={t`Name`} value={draft.values.name} maxLength={80} placeholder="(sem nome)" onChange={(e) => draft.set('name', e.target.value)} />
         <CheckboxField label={t`Active (taking requests)`} checked={draft.values.active} onChange={(on) => draft.set('active', on)} />
         <CheckboxField label={t`Internal (only members of the company can use it)`} checked={draft.values.internal} onChange={(on) => draft.set('internal', on)} />
         {/* The plan's sla flag; a queue that already has SLA keeps the box, to switch it off. */}
@@ -165,7 +167,7 @@ function QueueForm({ domain, queue }: { domain: string; queue: QueueRow | null }
           )
         )}
         {draft.values.sla && (
-          <Field
+          <TextField
             label={t`Days to conclude a request (SLA)`}
             type="number"
             min={1}

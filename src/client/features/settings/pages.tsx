@@ -1,43 +1,57 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
-import { NavLink, Outlet, useMatch } from 'react-router-dom';
+import type { MessageDescriptor } from '@lingui/core';
+import { Link, NavLink, Outlet, useMatch } from 'react-router-dom';
+import { LoadingSkeleton } from '../../ui/Skeleton';
+import { useSettingsCompany } from './useSelectedCompany';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { placeholderPage } from '../../ui/Placeholder';
 
-/** /i/settings: the company's settings sections beside the open one. */
+/**
+ * The settings sections, each with who may open it. Today every section is for the company's
+ * admins; a section a profile permission opens would say so here, and members see only those.
+ */
+const SECTIONS: readonly { to: string; label: MessageDescriptor | string; adminOnly: true }[] = [
+  { to: 'members', label: msg`Members`, adminOnly: true },
+  { to: 'companyCostumers', label: msg`Client companies`, adminOnly: true },
+  { to: 'queues', label: msg`Queues`, adminOnly: true },
+  { to: 'groups', label: msg`Groups`, adminOnly: true },
+  { to: 'forms', label: msg`Forms`, adminOnly: true },
+  { to: 'doctors', label: msg`Doctors`, adminOnly: true },
+  { to: 'telegram', label: 'Telegram', adminOnly: true },
+  { to: 'whatsapp', label: 'WhatsApp', adminOnly: true },
+  { to: 'configCompany', label: msg`Company account`, adminOnly: true },
+];
+
+/** /i/settings: the company's settings sections beside the open one (only those the user may open). */
 export function SettingsLayout() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const listOnly = useMatch('/i/settings') !== null;
+  const selected = useSettingsCompany();
+  const isAdmin = selected.status === 'ready' && selected.company.isAdmin && selected.company.state === 'active';
+  const sections = SECTIONS.filter((s) => !s.adminOnly || isAdmin);
   return (
     <div className={listOnly ? 'split split-list-only' : 'split'}>
       <aside className="split-list">
         <PageTitle title={t`Settings`} />
-        <nav className="section-nav">
-          <SectionLink to="members">
-            <Trans>Members</Trans>
-          </SectionLink>
-          <SectionLink to="companyCostumers">
-            <Trans>Client companies</Trans>
-          </SectionLink>
-          <SectionLink to="queues">
-            <Trans>Queues</Trans>
-          </SectionLink>
-          <SectionLink to="groups">
-            <Trans>Groups</Trans>
-          </SectionLink>
-          <SectionLink to="forms">
-            <Trans>Forms</Trans>
-          </SectionLink>
-          <SectionLink to="doctors">
-            <Trans>Doctors</Trans>
-          </SectionLink>
-          <SectionLink to="telegram">Telegram</SectionLink>
-          <SectionLink to="whatsapp">WhatsApp</SectionLink>
-          <SectionLink to="configCompany">
-            <Trans>Company account</Trans>
-          </SectionLink>
-        </nav>
+        {selected.status === 'loading' ? (
+          <LoadingSkeleton variant="text" rows={6} />
+        ) : sections.length > 0 ? (
+          <nav className="section-nav" aria-label={t`Settings sections`}>
+            {sections.map((s) => (
+              <SectionLink key={s.to} to={s.to}>
+                {typeof s.label === 'string' ? s.label : i18n._(s.label)}
+              </SectionLink>
+            ))}
+          </nav>
+        ) : (
+          <p className="muted">
+            <Trans>
+              There is nothing here you can change. Your own settings (language, presence, sounds) are in <Link to="/i/settingsUser">your settings</Link>.
+            </Trans>
+          </p>
+        )}
       </aside>
       <div className="split-detail">
         <Subpage>
@@ -60,11 +74,12 @@ export { SettingsHome } from './SettingsHome';
 export { MemberPage, MembersPage } from './MembersPages';
 export { ClientCompaniesPage, ClientCompanyAddPage, ClientCompanyEditPage, ClientsViewerPage } from './ClientCompanyPages';
 export { CompanyAccountPage, CompanyPageEditPage, GreetingsPage } from './CompanyAccountPages';
+export { ContactUsSettingsPage } from './ContactUsSettings';
 
 export const DoctorsPage = placeholderPage(msg`Doctors`);
 export const DoctorPage = placeholderPage(msg`Doctor`);
 export { QueueSettingsPage, QueuesPage } from './QueuesPages';
 export { GroupPage, GroupsPage } from './GroupsPages';
-export const FormsSettingsPage = placeholderPage(msg`Forms`);
+export { FormsSettingsPage } from '../forms/SettingsPage';
 export const TelegramSettingsPage = placeholderPage(msg`Telegram`);
 export const WhatsAppSettingsPage = placeholderPage(msg`WhatsApp`);

@@ -83,6 +83,31 @@ async function assertFitsQuota(db: Db | Prisma.TransactionClient, companyId: str
   if (usage.totalBytes + size > usage.limitBytes) throw new UploadRefused(507, UPLOAD_MESSAGES.quota, 'quotaExceeded', { freeBytes: usage.freeBytes });
 }
 
+/**
+ * Files another module keeps for a conversation (a filled form's attachments) follow the chat's
+ * rules: `checkConversationFile` is the first look before a byte is stored (size limit, quota);
+ * `chargeConversationFile`, inside the transaction that records the file, checks the quota again
+ * under the company's quota lock and counts the bytes in the conversation's attachments (what
+ * storage use adds up); `refundConversationFile` gives them back when the file is deleted.
+ */
+export async function checkConversationFile(deps: { db: Db; config: Pick<ChatContext['config'], 'maxUploadBytes'> }, companyId: string, size: number) {
+  if (size <= 0) throw new UploadRefused(400, UPLOAD_MESSAGES.empty, 'empty');
+  const max = deps.config.maxUploadBytes;
+  if (size > max) throw new UploadRefused(413, fileTooLargeText(max), 'fileTooLarge', { maxBytes: max });
+  await assertFitsQuota(deps.db, companyId, size);
+}
+
+export async function chargeConversationFile(tx: Prisma.TransactionClient, companyId: string, conversationId: string, size: number) {
+  await lockCompanyQuota(tx, companyId);
+  await assertFitsQuota(tx, companyId, size);
+  await tx.$executeRaw`UPDATE "Conversation" SET "bytesAttachments" = "bytesAttachments" + ${size}::bigint WHERE "id" = ${conversationId}::uuid`;
+}
+
+export async function refundConversationFile(tx: Prisma.TransactionClient, conversationId: string, size: number) {
+  await tx.$executeRaw`
+    UPDATE "Conversation" SET "bytesAttachments" = GREATEST(0, "bytesAttachments" - ${size}::bigint) WHERE "id" = ${conversationId}::uuid`;
+}
+
 /** Of `keys`, those no other message uses: outside a conversation, or other than one message. */
 export async function unsharedFileKeys(
   tx: Prisma.TransactionClient,

@@ -35,7 +35,7 @@ import { lockFileKeys, unsharedFileKeys } from './files';
 
 export type { ChatContext } from './context';
 export { toMessage } from './context';
-export { companyStorageUsage } from './files';
+export { chargeConversationFile, checkConversationFile, companyStorageUsage, refundConversationFile, UploadRefused } from './files';
 export { removeMessageAsServer } from './messages';
 export type ChatMessage = ChatMessageEvent;
 
@@ -298,7 +298,7 @@ export interface NewMessage {
   id?: string;
   authorId: string | null;
   clientId?: string;
-  type?: 'texto' | 'info' | 'arquivo' | 'imagem' | 'removida' | 'propostaSLA';
+  type?: 'texto' | 'info' | 'arquivo' | 'imagem' | 'removida' | 'propostaSLA' | 'formulario';
   text: string;
   replyToId?: string;
   forwarded?: boolean;

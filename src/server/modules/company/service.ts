@@ -1,9 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { Company, Member, Prisma, User } from '../../../generated/prisma/client';
-import { DEFAULT_GREETING, DEFAULT_GROUPS, DEFAULT_PLAN, DEFAULT_QUEUE, NEW_COMPANY_STORAGE_BYTES } from '../../../shared/constants';
+import { DEFAULT_GROUPS, DEFAULT_PLAN, DEFAULT_QUEUE, NEW_COMPANY_STORAGE_BYTES } from '../../../shared/constants';
 import { companyBlocksWork, isReservedDomain, memberMayWork, planFeatures, storagePlanGb } from '../../../shared/domain/company';
 import { defaultContactUs } from '../../../shared/domain/contact-us';
+import { companyDefaults, isContentLanguage } from '../../../shared/domain/company-defaults';
 import { ACCESS_MESSAGES } from '../../../shared/domain/membership';
 import { askToJoin, memberState, type MemberFlags } from '../../../shared/domain/member-lifecycle';
 import { ADMIN_PROFILE_DEFAULTS, MEMBER_PROFILE_DEFAULTS } from '../../../shared/domain/profiles';
@@ -13,7 +14,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
 import { AccessError } from '../../trpc';
-import { activeAdminUserIds, createNotifications, pushNotifications } from '../notifications/service';
+import { activeAdminUserIds, announceMembersChanged, createNotifications, pushNotifications } from '../notifications/service';
 import { memberPermissions } from '../profiles/permissions';
 
 /** The company-scoped service context: the member procedure has already resolved both. */
@@ -118,6 +119,9 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
   if (isReservedDomain(input.domain)) throw new TRPCError({ code: 'CONFLICT', message: M.domainUnavailable });
   const step = (s: RegistrationStep) => deps.realtime.toUser(user.id, 'company:registration', { domain: input.domain, step: s });
   const now = deps.clock.now();
+  // The starting texts in the admin's language: the one the app is shown in, else their account's.
+  const language = input.language ?? (isContentLanguage(user.language) ? user.language : 'en');
+  const defaults = companyDefaults(language);
 
   step('creatingCompany');
   let company: Company;
@@ -140,7 +144,7 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
             credits: deps.newCompanyBonus,
             plan: { ...DEFAULT_PLAN },
             storageBytes: BigInt(NEW_COMPANY_STORAGE_BYTES),
-            settings: { greeting: DEFAULT_GREETING },
+            settings: { greeting: defaults.greeting, language },
           },
         });
         const creator = await tx.member.create({
@@ -161,7 +165,7 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
           data: DEFAULT_GROUPS.map((key) => ({ companyId: created.id, key, name: key })),
         });
         await tx.queue.create({
-          data: { companyId: created.id, key: DEFAULT_QUEUE.id, name: DEFAULT_QUEUE.name, groups: { create: groups.map((g) => ({ groupId: g.id })) } },
+          data: { companyId: created.id, key: DEFAULT_QUEUE.id, name: defaults.queueName, groups: { create: groups.map((g) => ({ groupId: g.id })) } },
         });
         // The creator serves the default queue through both groups.
         await tx.groupMember.createMany({ data: groups.map((g) => ({ groupId: g.id, memberId: creator.id })) });
@@ -171,7 +175,7 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
           data: [ADMIN_PROFILE_DEFAULTS, MEMBER_PROFILE_DEFAULTS].map((p) => ({
             companyId: created.id,
             code: p.code,
-            name: p.name,
+            name: p.code === ADMIN_PROFILE_DEFAULTS.code ? defaults.profileNames.admin : defaults.profileNames.member,
             type: p.type,
             permissions: p.permissions,
             // No queues = every queue: a list would restrict its members to the queues in it
@@ -183,7 +187,7 @@ export async function registerCompany(deps: RegisterDeps, user: User, input: z.i
         step('buildingContactUs');
         const withContactUs = await tx.company.update({
           where: { id: created.id },
-          data: { contactUs: { ...defaultContactUs(created.name) } },
+          data: { contactUs: { ...defaultContactUs(created.name, defaults) } },
         });
         await tx.user.update({ where: { id: user.id }, data: { defaultCompanyId: created.id } });
         return withContactUs;
@@ -336,5 +340,6 @@ export async function joinCompany(deps: JoinDeps, user: User, domain: string): P
     return { state: 'waiting' as const, notifications };
   });
   pushNotifications(deps.realtime, result.notifications);
+  await announceMembersChanged(deps, company);
   return { state: result.state };
 }

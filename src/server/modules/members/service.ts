@@ -9,7 +9,7 @@ import type { Mailer } from '../../mail';
 import { companyInviteMail } from '../../mail/templates';
 import type { Realtime } from '../../realtime';
 import { addToDefaultGroup, lockCompany, memberFlags, upsertInvite, type CompanyContext } from '../company/service';
-import { createNotifications, pushNotifications, type NewNotification } from '../notifications/service';
+import { announceMembersChanged, createNotifications, pushNotifications, type NewNotification } from '../notifications/service';
 
 type Tx = Prisma.TransactionClient;
 
@@ -77,6 +77,7 @@ async function transition(deps: MembersDeps, memberId: string, rule: (m: MemberF
     return { member: after, notifications: await createNotifications(tx, rows) };
   });
   pushNotifications(deps.realtime, notifications);
+  await announceMembersChanged(deps, company);
   return { id: member.id, state: memberState(member), isAdmin: member.isAdmin, profile: member.profile };
 }
 

@@ -198,3 +198,15 @@ export async function emailOfflineParticipants(deps: MailDeps): Promise<number> 
   }
   return sent;
 }
+
+/**
+ * After a change to a company's membership has committed: its admins' members lists refetch.
+ * Best effort (a failed read of the admins only costs a live update).
+ */
+export async function announceMembersChanged(deps: { db: Reader; realtime: Realtime }, company: { id: string; domain: string }) {
+  try {
+    deps.realtime.toUsers(await activeAdminUserIds(deps.db, company.id), 'members:changed', { domain: company.domain });
+  } catch {
+    // The list still refreshes on its next load.
+  }
+}

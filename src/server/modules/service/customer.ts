@@ -10,7 +10,7 @@ import type { User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
 import { companyBlocksWork } from '../../../shared/domain/company';
 import { contactUsMessage, validateContactUs, type ContactUsFieldError } from '../../../shared/domain/contact-us-form';
-import { applyRating } from '../../../shared/domain/rating';
+import { applyRating, publicRating } from '../../../shared/domain/rating';
 import { serviceTransition } from '../../../shared/domain/service-states';
 import { answerSla as answerSlaRule, slaProposalState } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type contactUsSubmitInput, type customerMessagesInput, type customerSendInput, type requestServiceInput } from '../../../shared/schemas/service';
@@ -40,7 +40,8 @@ export async function companyPage(db: Db, domain: string) {
     website: company.website,
     socialNetworks: company.socialNetworks as Record<string, string>,
     hasImage: company.imageKey !== null,
-    rating: { total: company.ratingTotal, count: company.ratingCount },
+    /** null until a customer rated a service (the stored seed is not a rating). */
+    rating: publicRating({ total: company.ratingTotal, count: company.ratingCount }),
     contactUs: { name: contactUs.name, blocked: contactUs.blocked },
     /** False while the company's plan is blocked or it is deactivated. */
     takingRequests: companyBlocksWork(company) === null,

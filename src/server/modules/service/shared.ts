@@ -11,6 +11,7 @@ import { defaultSlaDueAt } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M } from '../../../shared/schemas/service';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
+import { rememberCustomer } from '../contacts/service';
 import type { Realtime } from '../../realtime';
 import { appendMessage, emitMessage, type ChatMessage } from '../chat/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
@@ -111,6 +112,8 @@ export async function createServiceRequest(deps: ServiceDeps, req: NewRequest) {
         participants: { create: [{ userId: customer.id, joinedAt: now }] },
       },
     });
+    // The customer enters the company's directory (contacts module) with their first request.
+    await rememberCustomer(tx, company.id, customer, 'publicPage', now);
     const appended = [await appendInfo(tx, company.domain, conversation.id, { info: 'greeting', params: { text: greeting } }, now)];
     if (req.text) appended.push(await appendMessage(tx, company.domain, { conversationId: conversation.id, authorId: customer.id, clientId: 'request', text: req.text }, now));
     const toNotify = (await queueViewers(tx, company.id)).filter(

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { AdditionalField } from '../../../generated/prisma/client';
-import { DEFAULT_GREETING } from '../../../shared/constants';
+import { COMPANY_DEFAULTS, isContentLanguage } from '../../../shared/domain/company-defaults';
 import { allowsCallRecording, cleanSocialNetworks, companyBlocksWork, storagePlanGb } from '../../../shared/domain/company';
 import { defaultContactUs, type ContactUsSettings } from '../../../shared/domain/contact-us';
 import { COMPANY_MESSAGES as M, type contactUsInput, type publicPageInput } from '../../../shared/schemas/company';
@@ -30,9 +30,15 @@ export async function updatePublicPage({ db, company }: CompanyContext, input: z
 
 const settingsOf = (c: CompanyContext['company']) => (c.settings ?? {}) as Record<string, unknown>;
 
+/** The starting texts in the language the company was created in (the spec's Portuguese for companies older than that). */
+function contentDefaultsOf(company: CompanyContext['company']) {
+  const language = settingsOf(company).language;
+  return isContentLanguage(language) ? COMPANY_DEFAULTS[language] : COMPANY_DEFAULTS.pt;
+}
+
 export function readGreeting({ company }: CompanyContext) {
   const greeting = settingsOf(company).greeting;
-  return { greeting: typeof greeting === 'string' && greeting ? greeting : DEFAULT_GREETING };
+  return { greeting: typeof greeting === 'string' && greeting ? greeting : contentDefaultsOf(company).greeting };
 }
 
 /** configuracoes.msgSaudacao; other settings keys are kept. */
@@ -69,7 +75,8 @@ export function companyAccount({ company }: CompanyContext) {
 export function readContactUs({ company }: CompanyContext): ContactUsSettings {
   const stored = company.contactUs as Partial<ContactUsSettings> | null;
   // Companies created before Contact Us existed have {}: they get the defaults.
-  return stored && Array.isArray(stored.fields) ? { ...defaultContactUs(company.name), ...stored } : defaultContactUs(company.name);
+  const defaults = defaultContactUs(company.name, contentDefaultsOf(company));
+  return stored && Array.isArray(stored.fields) ? { ...defaults, ...stored } : defaults;
 }
 
 export async function updateContactUs({ db, company }: CompanyContext, input: z.infer<typeof contactUsInput>) {
