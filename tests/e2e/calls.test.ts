@@ -12,6 +12,7 @@ import { resolveWorkerBin } from '../../src/server/media';
 import { launchBrowser } from '../helpers/browser';
 import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { budget } from '../helpers/time';
 import { callProcedure } from '../helpers/trpc';
 
 const { bin } = resolveWorkerBin(process.env.MEDIASOUP_WORKER_BIN);
@@ -54,7 +55,8 @@ beforeAll(async () => {
   if (!bin) return;
   if (!fs.existsSync('dist/client/index.html')) throw new Error('dist/client is missing: build the browser app first (node scripts/setup.mjs --client)');
   [server, browser] = await Promise.all([
-    startTestServer({ env: { MEDIASOUP_NUM_WORKERS: '1', MEDIASOUP_WORKER_BIN: bin, RTC_LISTEN_IP: '127.0.0.1' } }),
+    // The default configuration (RTC_LISTEN_IP 0.0.0.0, no RTC_ANNOUNCED_IP): calls must work as shipped.
+    startTestServer({ env: { MEDIASOUP_NUM_WORKERS: '1', MEDIASOUP_WORKER_BIN: bin } }),
     launchBrowser({ media: true }),
   ]);
 });
@@ -64,12 +66,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(cookie: string | null): Promise<Page> {
+async function open(cookie: string | null, at: TestServer = server): Promise<Page> {
   const context = await browser.newContext({ locale: 'en-US', permissions: ['camera', 'microphone'] });
   contexts.push(context);
   if (cookie) {
     const [name, value] = cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: server.url }]);
+    await context.addCookies([{ name, value, url: at.url }]);
   }
   await context.addInitScript(CAPTURE_PEER_CONNECTIONS);
   const page = await context.newPage();
@@ -126,6 +128,9 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
     }
     await ana.getByRole('listitem', { name: 'Bruno' }).locator('video').waitFor();
     await bruno.getByRole('listitem', { name: 'Ana' }).locator('video').waitFor();
+    await expect.poll(() => bruno.getByRole('listitem', { name: 'Ana' }).locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+    // Connected: no "Connecting…" left over the tiles.
+    await ana.getByText('Connecting…').waitFor({ state: 'detached' });
   });
 
   it('shares a screen that the other side receives', async () => {
@@ -240,4 +245,35 @@ describe.skipIf(!bin)(`a live room made from the recent list${why}`, () => {
     await expect.poll(async () => total(await inbound(visitor, 'video')), { timeout: 20_000 }).toBeGreaterThan(0);
     await presenter.getByText('1 watching').waitFor();
   });
+});
+
+describe.skipIf(!bin)(`media that cannot connect${why}`, () => {
+  let unreachable: TestServer;
+  beforeAll(async () => {
+    // 192.0.2.1 is TEST-NET-1: nothing answers there, as with a wrong RTC_ANNOUNCED_IP or a closed firewall.
+    if (bin) unreachable = await startTestServer({ env: { MEDIASOUP_NUM_WORKERS: '1', MEDIASOUP_WORKER_BIN: bin, RTC_ANNOUNCED_IP: '192.0.2.1' } });
+  });
+  afterAll(async () => {
+    await unreachable?.close();
+  });
+
+  it('says "Connecting…" while ICE tries, then that audio and video could not connect and what to check', async () => {
+    const lia = await createUser(unreachable.db, { name: 'Lia' });
+    const company = await createCompany(unreachable.db, lia.id);
+    const cookie = await signIn(unreachable.db, lia.id);
+    expect((await callProcedure(unreachable.url, 'company.select', { domain: company.domain }, { cookie, type: 'mutation' })).error).toBeUndefined();
+    const presenter = await open(cookie, unreachable);
+    await presenter.goto(`${unreachable.url}/i/recent`);
+    await presenter.getByRole('link', { name: 'New live' }).click();
+    await presenter.getByLabel('Title').fill('Sem rede');
+    await presenter.getByRole('button', { name: 'Create live room' }).click();
+    await presenter.getByRole('button', { name: 'Start the live session' }).click();
+    const chooser = presenter.getByRole('dialog', { name: 'Choose your audio and video options' });
+    await chooser.getByLabel('Camera preview').waitFor();
+    await chooser.getByRole('button', { name: 'Join now' }).click();
+    await presenter.getByRole('status').filter({ hasText: 'Connecting…' }).waitFor();
+    // Chromium gives up on ICE after about 30 s without an answer.
+    await presenter.getByRole('alert').filter({ hasText: 'Audio and video could not connect.' }).waitFor({ timeout: budget(90_000) });
+    await presenter.getByText('RTC_ANNOUNCED_IP', { exact: false }).waitFor();
+  }, budget(150_000));
 });

@@ -9,7 +9,7 @@ import { useMyCompanies, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { ModalDialog } from '../../ui/Dialog';
 import { formatDuration, useAudioLevels, useElapsedSeconds, useNarrow } from './hooks';
-import type { RemoteTrack } from './session';
+import type { RemoteTrack, SessionSnapshot } from './session';
 import { listen, SPEECH_TAGS, speechRecognitionSupported } from './speech';
 import { SUBTITLE_LANGUAGES, type SubtitleLanguage } from '../../../shared/domain/subtitles';
 import { endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
@@ -205,6 +205,7 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
               </button>
             </nav>
           )}
+          <MediaLinkNotice link={snapshot.media} />
           {(snapshot.subtitle || snapshot.notice) && (
             <div className="call-subtitle" role="status" aria-live="polite" aria-label={t`Subtitles`}>
               {snapshot.subtitle && (
@@ -560,6 +561,28 @@ function SubtitlesPanel({ state, me, canToggle, speechSupported }: { state: Call
           <Trans>Subtitles of your own speech need a browser with speech recognition. You still see the subtitles of the others.</Trans>
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * Says when audio and video are not flowing yet, or any more, instead of leaving black tiles and a
+ * running timer. A failure says what to check: almost always a network path to the call ports.
+ */
+function MediaLinkNotice({ link }: { link: SessionSnapshot['media'] }) {
+  const { t } = useLingui();
+  if (link === 'connected' || link === 'idle') return null;
+  if (link === 'failed') {
+    return (
+      <div className="call-link call-link-failed" role="alert">
+        <strong>{t`Audio and video could not connect.`}</strong>{' '}
+        {t`This network does not reach the call server's media ports. Try another network, or ask your administrator to check the call ports and the announced address (RTC_ANNOUNCED_IP).`}
+      </div>
+    );
+  }
+  return (
+    <div className="call-link" role="status" aria-live="polite">
+      {link === 'reconnecting' ? t`Reconnecting…` : t`Connecting…`}
     </div>
   );
 }

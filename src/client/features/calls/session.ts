@@ -27,8 +27,15 @@ export interface LocalTracks {
   camOn: boolean;
 }
 
+/**
+ * How the media path (ICE + DTLS of both transports) is doing, for the screen to say so: a call
+ * whose media cannot reach the server must not look like a call where nobody speaks.
+ */
+export type MediaLink = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
+
 export interface SessionSnapshot {
   status: 'connecting' | 'joined' | 'closed';
+  media: MediaLink;
   state: CallState | null;
   local: LocalTracks;
   remotes: RemoteTrack[];
@@ -58,6 +65,7 @@ export class CallSession {
   private readonly consumers = new Map<string, types.Consumer>();
   private snapshot: SessionSnapshot = {
     status: 'connecting',
+    media: 'idle',
     state: null,
     local: { mic: null, cam: null, screen: null, micOn: false, camOn: false },
     remotes: [],
@@ -68,6 +76,8 @@ export class CallSession {
   private subtitleTimer: ReturnType<typeof setTimeout> | undefined;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
+  private readonly links: Partial<Record<'send' | 'recv', types.ConnectionState>> = {};
+  private everConnected = false;
   private closing = false;
 
   constructor(
@@ -156,6 +166,10 @@ export class CallSession {
   private async transport(direction: 'send' | 'recv'): Promise<types.Transport> {
     const params = await this.request('createTransport', { direction });
     const transport = direction === 'send' ? this.device.createSendTransport(params) : this.device.createRecvTransport(params);
+    transport.on('connectionstatechange', (state) => {
+      this.links[direction] = state;
+      this.update({ media: this.mediaLink() });
+    });
     transport.on('connect', ({ dtlsParameters }, callback, errback) => {
       this.request('connectTransport', { transportId: transport.id, dtlsParameters }).then(() => callback(), errback);
     });
@@ -168,6 +182,16 @@ export class CallSession {
       });
     }
     return transport;
+  }
+
+  /** The worst of the two transports: one failed direction is a failed call for that person. */
+  private mediaLink(): MediaLink {
+    const states = Object.values(this.links);
+    if (states.some((s) => s === 'connected')) this.everConnected = true;
+    if (states.includes('failed')) return 'failed';
+    if (states.includes('disconnected')) return 'reconnecting';
+    if (states.some((s) => s === 'new' || s === 'connecting')) return this.everConnected ? 'reconnecting' : 'connecting';
+    return states.includes('connected') ? 'connected' : 'idle';
   }
 
   private async consume(info: ProducerInfo): Promise<void> {

@@ -18,11 +18,10 @@ export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, h
     const socket = getSocket();
     if (!socket.connected && !socket.active) socket.connect();
     const listener = ((...args: unknown[]) => (latest.current.handler as (...a: unknown[]) => void)(...args)) as never;
-    let connectedBefore = socket.connected;
-    const onConnect = () => {
-      if (connectedBefore) latest.current.onReconnect?.();
-      connectedBefore = true;
-    };
+    // Whatever was sent while this screen had no connection never reached it: catch up on every
+    // connect after mount, the first one too when the screen's data was fetched before the
+    // socket was up (a slow handshake would otherwise lose the events in between).
+    const onConnect = () => latest.current.onReconnect?.();
     socket.on(event, listener);
     socket.on('connect', onConnect);
     return () => {

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
+import { announcedAddress } from '../../media/announce';
 import { RoomRegistry, type WorkerPool } from '../../media/rooms';
 import type { Recorder } from '../../media/recorder';
 import type { Realtime } from '../../realtime';
@@ -37,8 +38,13 @@ export class CallsHub {
   ) {
     this.translator = createTranslator(deps.config.translator, deps.logger);
     const available = deps.media.status().available;
+    const { listenIp, announcedIp } = deps.config.media;
+    const announced = announcedAddress({ listenIp, announcedIp, publicUrl: deps.config.publicUrl });
+    if (available && announced.why !== 'configured' && announced.ip) {
+      deps.logger.info({ announcedIp: announced.ip, why: announced.why }, 'calls: announcing this address to browsers (set RTC_ANNOUNCED_IP to choose)');
+    }
     this.rooms = available
-      ? new RoomRegistry(deps.media, { listenIp: deps.config.media.listenIp, announcedIp: deps.config.media.announcedIp }, deps.logger, (ids) =>
+      ? new RoomRegistry(deps.media, { listenIp, announcedIp: announced.ip }, deps.logger, (ids) =>
           this.lostListener?.(ids),
         )
       : null;
