@@ -78,6 +78,10 @@ describe('two people chat', () => {
     await openChat(a, conversationId);
     await openChat(b, conversationId);
     await a.page.getByRole('heading', { name: 'Bruno Lima' }).waitFor();
+    // This server has no media workers: the call buttons say so instead of failing after the device chooser.
+    const video = a.page.getByRole('button', { name: 'Video call' });
+    await expect.poll(() => video.getAttribute('title')).toBe('Calls unavailable');
+    expect(await video.isDisabled()).toBe(true);
     // Typing is ephemeral: it reaches Bruno only once his tab is connected, which Ana sees.
     await a.page.locator('.conversation-head').getByRole('img', { name: 'Available' }).waitFor();
 

@@ -15,6 +15,11 @@ export function StartCallButtons({ conversationId }: { conversationId: string })
   const { active } = useCallsState();
   const domain = company?.domain ?? '';
   const open = trpc.calls.openInConversation.useQuery({ domain, conversationId }, { enabled: !!domain, refetchInterval: 30_000 });
+  // The footer's health query (same cache): with no media worker a call cannot start, so the
+  // buttons are off and say why (tooltip, and read with the group), instead of failing after the
+  // device chooser. The header has no room for a sentence on a phone; the footer badge shows it.
+  const media = trpc.system.health.useQuery().data?.media;
+  const unavailable = media && !media.available ? (media.preparing ? t`Calls are being prepared` : t`Calls unavailable`) : null;
   const inCall = !!active;
   // A call that ended or began here changes what this offers.
   const refetch = open.refetch;
@@ -26,22 +31,27 @@ export function StartCallButtons({ conversationId }: { conversationId: string })
   const start = (type: number) => prepareCall({ domain, conversationId, type });
 
   return (
-    <div className="call-start" role="group" aria-label={t`Calls`}>
+    <div className="call-start" role="group" aria-label={t`Calls`} aria-describedby={unavailable ? `call-unavailable-${conversationId}` : undefined}>
       {running && active?.callId !== running.id ? (
         <button type="button" className="button" disabled={inCall} onClick={() => void enterCall({ callId: running.id })}>
           {running.isLive ? <Trans>Join the live session</Trans> : <Trans>Join the call</Trans>}
         </button>
       ) : (
         <>
-          <button type="button" className="button button-secondary" disabled={inCall} onClick={() => start(CALL_TYPE.voice)}>
+          <button type="button" className="button button-secondary" disabled={inCall || !!unavailable} title={unavailable ?? undefined} onClick={() => start(CALL_TYPE.voice)}>
             <Trans>Voice call</Trans>
           </button>
-          <button type="button" className="button button-secondary" disabled={inCall} onClick={() => start(CALL_TYPE.video)}>
+          <button type="button" className="button button-secondary" disabled={inCall || !!unavailable} title={unavailable ?? undefined} onClick={() => start(CALL_TYPE.video)}>
             <Trans>Video call</Trans>
           </button>
-          <button type="button" className="button button-secondary" disabled={inCall} onClick={() => start(CALL_TYPE.screenShare)}>
+          <button type="button" className="button button-secondary" disabled={inCall || !!unavailable} title={unavailable ?? undefined} onClick={() => start(CALL_TYPE.screenShare)}>
             <Trans>Share screen</Trans>
           </button>
+          {unavailable && (
+            <span id={`call-unavailable-${conversationId}`} className="visually-hidden">
+              {unavailable}
+            </span>
+          )}
         </>
       )}
     </div>
