@@ -18,7 +18,7 @@ export const membersRouter = router({
   toggleAdmin: lifecycle(members.toggleAdmin),
   setProfile: adminProcedure.input(setMemberProfileInput).mutation(({ ctx, input }) => members.setMemberProfile(ctx, input.memberId, input.profileCode)),
   setGroups: adminProcedure.input(setMemberGroupsInput).mutation(({ ctx, input }) => members.setMemberGroups(ctx, input.memberId, input.groupIds)),
-  inviteByEmail: adminProcedure.input(inviteByEmailInput).mutation(({ ctx, input }) =>
+  inviteByEmail: adminProcedure.meta({ rate: 'invites' }).input(inviteByEmailInput).mutation(({ ctx, input }) =>
     members.inviteByEmail({ ...ctx, publicUrl: ctx.config.publicUrl, inviterName: ctx.user.name }, input.email),
   ),
 });
