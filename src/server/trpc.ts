@@ -9,12 +9,13 @@ import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../shared/limits';
 import { domainSchema } from '../shared/schemas/company';
-import { PLAN_FEATURE_MESSAGES, planIncludes, type PlanFeature } from '../shared/domain/company';
+import type { PlanFeature } from '../shared/domain/company';
 import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
 import type { Permission } from '../shared/domain/profiles';
 import type { AppDeps } from './deps';
 import { doorMessage } from './doors';
 import { companyAccess } from './modules/company/access';
+import { requirePlan } from './modules/company/plan';
 import { hit, RateLimitedError, type Limit } from './modules/identity/rate-limit';
 import { requirePermission } from './modules/profiles/permissions';
 import { SESSION_COOKIE, readCookie, resolveSession } from './modules/identity/sessions';
@@ -188,9 +189,7 @@ export const memberProcedure = authedProcedure
   })
   // What the procedure declared it needs beyond membership: a plan flag, then a profile permission.
   .use(async ({ ctx, meta, next }) => {
-    if (meta?.plan && !planIncludes(ctx.company.plan, meta.plan)) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: PLAN_FEATURE_MESSAGES[meta.plan] });
-    }
+    if (meta?.plan) requirePlan(ctx.company, meta.plan);
     if (meta?.permission) await requirePermission(ctx, meta.permission);
     return next();
   });

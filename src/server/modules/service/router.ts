@@ -34,16 +34,16 @@ export const serviceRouter = router({
   reopen: memberProcedure.input(serviceConversationInput).mutation(({ ctx, input }) => service.reopenService(ctx, input.conversationId)),
   transferTargets: memberProcedure.query(({ ctx }) => service.transferTargets(ctx)),
   transfer: memberProcedure.input(transferInput).mutation(({ ctx, input }) => service.transferService(ctx, input)),
-  proposeSla: memberProcedure.input(proposeSlaInput).mutation(({ ctx, input }) => service.proposeSla(ctx, input.conversationId, input.offerDate)),
-  slaBoard: memberProcedure.query(({ ctx }) => service.slaBoard(ctx)),
+  proposeSla: memberProcedure.meta({ plan: 'sla' }).input(proposeSlaInput).mutation(({ ctx, input }) => service.proposeSla(ctx, input.conversationId, input.offerDate)),
+  slaBoard: memberProcedure.meta({ plan: 'kanban' }).query(({ ctx }) => service.slaBoard(ctx)),
   setTags: memberProcedure.input(setTagsInput).mutation(({ ctx, input }) => service.setTags(ctx, input.conversationId, input.tags)),
   tags: memberProcedure.query(({ ctx }) => service.companyTags(ctx)),
-  createTask: memberProcedure.meta({ rate: 'conversations' }).input(createTaskInput).mutation(({ ctx, input }) => service.createTask(ctx, input)),
+  createTask: memberProcedure.meta({ rate: 'conversations', permission: 'createService' }).input(createTaskInput).mutation(({ ctx, input }) => service.createTask(ctx, input)),
   linkTargets: memberProcedure.query(({ ctx }) => service.linkTargets(ctx)),
-  openLinkedTicket: memberProcedure.meta({ rate: 'conversations' }).input(linkedTicketInput).mutation(({ ctx, input }) => service.openLinkedTicket(ctx, input)),
-  timesheet: memberProcedure.input(serviceConversationInput).query(({ ctx, input }) => timesheet.listTimesheet(ctx, input.conversationId)),
-  addTime: memberProcedure.input(addTimeInput).mutation(({ ctx, input }) => timesheet.addTime(ctx, input)),
-  removeTime: memberProcedure.input(timeEntryInput).mutation(({ ctx, input }) => timesheet.removeTime(ctx, input.entryId)),
+  openLinkedTicket: memberProcedure.meta({ rate: 'conversations', permission: 'createService' }).input(linkedTicketInput).mutation(({ ctx, input }) => service.openLinkedTicket(ctx, input)),
+  timesheet: memberProcedure.meta({ plan: 'timesheet' }).input(serviceConversationInput).query(({ ctx, input }) => timesheet.listTimesheet(ctx, input.conversationId)),
+  addTime: memberProcedure.meta({ plan: 'timesheet' }).input(addTimeInput).mutation(({ ctx, input }) => timesheet.addTime(ctx, input)),
+  removeTime: memberProcedure.meta({ plan: 'timesheet' }).input(timeEntryInput).mutation(({ ctx, input }) => timesheet.removeTime(ctx, input.entryId)),
 });
 
 /*
