@@ -39,7 +39,7 @@ const deps = (ctx: Ctx): calls.CallsDeps => ({
 export const callsRouter = router({
   start: memberProcedure.meta({ permission: 'voiceCall', plan: 'calls' }).input(startCallInput).mutation(({ ctx, input }) => calls.startCall(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input)),
   startLive: memberProcedure.meta({ permission: 'voiceCall', plan: 'calls' }).input(startLiveInput).mutation(({ ctx, input }) => calls.startCall(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, { ...input, type: 2 })),
-  createLive: memberProcedure.meta({ permission: 'voiceCall', plan: 'calls' }).input(createLiveInput).mutation(({ ctx, input }) => calls.createLiveRoom(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input.title)),
+  createLive: memberProcedure.meta({ permission: 'voiceCall', plan: 'calls', rate: 'conversations' }).input(createLiveInput).mutation(({ ctx, input }) => calls.createLiveRoom(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input.title)),
   openInConversation: memberProcedure
     .input(conversationCallInput)
     .query(({ ctx, input }) => calls.openCallOf(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input.conversationId)),
