@@ -157,8 +157,17 @@ describe('doors', () => {
     const flood = (async () => {
       for (let i = 0; i < 20; i++) for (const t of tabs) t.emit('typing', { conversationId });
     })();
+    // And a flood of creations from the same person, past the hourly rate: refused cheaply.
+    const creations = Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        callProcedure(server.url, 'chat.startTeam', { domain: a.domain, title: `Flood ${i}`, userIds: [b.userId] }, { cookie: a.cookie, type: 'mutation' }).then((r) => r.status),
+      ),
+    );
     const health = await Promise.all(Array.from({ length: 5 }, () => fetch(`${server.url}/healthz`).then((r) => r.status)));
     await flood;
+    const created = await creations;
+    expect(created.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
+    expect(created.filter((s) => s === 429).length).toBeGreaterThanOrEqual(57);
     expect(health).toEqual([200, 200, 200, 200, 200]);
     await until(() => typing.length >= 1);
     await settle();
