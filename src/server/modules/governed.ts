@@ -32,6 +32,9 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'calls.createLive': { permission: 'voiceCall', plan: 'calls' },
   // Plan flags (spec 3, Company plan).
   'forms.*': { plan: 'forms' },
+  'members.approve': { plan: 'members' },
+  'members.inviteByEmail': { plan: 'members' },
+  'inviteLink.get': { plan: 'members' },
   'service.proposeSla': { plan: 'sla' },
   'service.slaBoard': { plan: 'kanban' },
   'service.timesheet': { plan: 'timesheet' },
