@@ -11,6 +11,8 @@ export function createTrpcClient() {
     links: [
       httpBatchLink({
         url: '/trpc',
+        // The server refuses batches over TRPC_MAX_BATCH (at least 10).
+        maxItems: 10,
         // tRPC v11 sets the transformer on the link; it must match the server's (superjson).
         transformer: superjson,
         // The session lives in an HttpOnly cookie.

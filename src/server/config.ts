@@ -84,6 +84,29 @@ const envSchema = z
     /** Events a socket may send per second (typing, call requests...); the excess is dropped with a warning. */
     SOCKET_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(50),
 
+    /**
+     * Proxies whose X-Forwarded-For is believed (Express "trust proxy" list): comma-separated IPs,
+     * CIDRs or loopback / linklocal / uniquelocal. Default none: the client address is the TCP peer.
+     */
+    TRUST_PROXY: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^\s*[\w.:/]+(\s*,\s*[\w.:/]+)*\s*$/, 'comma-separated IP addresses, CIDRs or loopback, linklocal, uniquelocal').optional(),
+    ),
+    /** Origins besides PUBLIC_URL whose pages may open a Socket.IO connection (comma-separated, e.g. https://app.example.com). */
+    ALLOWED_ORIGINS: z.preprocess(emptyToUndefined, z.string().optional()),
+    /** Most procedure calls one batched tRPC request may carry; a larger batch is refused with a 400. */
+    TRPC_MAX_BATCH: z.coerce.number().int().min(10).max(1000).default(50),
+    /** Per person and hour: conversations started (chats, teams, service requests, tasks, tickets). */
+    RATE_CONVERSATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(300),
+    /** Per person and hour: invitations sent (members by e-mail, client companies). */
+    RATE_INVITES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
+    /** Per person and hour: requests to join a company. */
+    RATE_JOIN_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
+    /** Per person, over all their tabs on one instance: typing events relayed per second (bursts of twice that pass). */
+    USER_TYPING_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(5),
+    /** Per person: presence changes (chat.setPresence) per minute. */
+    USER_PRESENCE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+
     /** Largest file, image or voice message one chat upload may carry, in bytes (default 25 MB). */
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(5 * 1024 ** 3).default(25 * 1024 * 1024),
 
@@ -99,6 +122,11 @@ const envSchema = z
     }
     if (env.SOCKET_ADAPTER === 'redis' && !env.REDIS_URL) {
       ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'is required when SOCKET_ADAPTER=redis' });
+    }
+    for (const origin of listOf(env.ALLOWED_ORIGINS)) {
+      if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) {
+        ctx.addIssue({ code: 'custom', path: ['ALLOWED_ORIGINS'], message: `"${origin}" is not an http(s) origin such as https://app.example.com` });
+      }
     }
     if (env.RTC_MIN_PORT > env.RTC_MAX_PORT) {
       ctx.addIssue({ code: 'custom', path: ['RTC_MIN_PORT'], message: 'must not be greater than RTC_MAX_PORT' });
@@ -135,6 +163,22 @@ export interface Config {
   };
   /** Largest JSON request body, in bytes. */
   maxRequestBytes: number;
+  /** The doors of the HTTP server (docs/decisions.md, "Doors, limits and governed procedures"). */
+  http: {
+    /** Express "trust proxy": false (the default) or the list of trusted proxies. */
+    trustProxy: string | false;
+    /** Origins allowed to open a Socket.IO connection: PUBLIC_URL's and ALLOWED_ORIGINS. */
+    allowedOrigins: string[];
+    maxBatch: number;
+  };
+  /** Per-person rates of acts that create things or fan out to others. */
+  rates: {
+    conversationsPerHour: number;
+    invitesPerHour: number;
+    joinRequestsPerHour: number;
+    typingPerSecond: number;
+    presencePerMinute: number;
+  };
   media: {
     workerBin: string | undefined;
     /** What to do at start when no worker binary exists (see provision.ts). */
@@ -163,11 +207,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
   return {
     env: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    publicUrl,
     logLevel: env.LOG_LEVEL,
     dataDir,
     appSecret: env.APP_SECRET,
@@ -191,6 +236,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     newCompanyBonus: env.NEW_COMPANY_BONUS,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     maxRequestBytes: env.MAX_REQUEST_BYTES,
+    http: {
+      trustProxy: env.TRUST_PROXY ? listOf(env.TRUST_PROXY).join(', ') : false,
+      allowedOrigins: [...new Set([publicUrl, ...listOf(env.ALLOWED_ORIGINS)].map((u) => new URL(u).origin))],
+      maxBatch: env.TRPC_MAX_BATCH,
+    },
+    rates: {
+      conversationsPerHour: env.RATE_CONVERSATIONS_PER_HOUR,
+      invitesPerHour: env.RATE_INVITES_PER_HOUR,
+      joinRequestsPerHour: env.RATE_JOIN_REQUESTS_PER_HOUR,
+      typingPerSecond: env.USER_TYPING_PER_SECOND,
+      presencePerMinute: env.USER_PRESENCE_PER_MINUTE,
+    },
     realtime: {
       adapter: adapterConfig(env),
       maxSocketsPerUser: env.MAX_SOCKETS_PER_USER,
@@ -211,6 +268,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
   };
 }
+
+const listOf = (value: string | undefined) => (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 
 function workerProvision(env: Env): Config['media']['provision'] {
   // Tests choose their worker explicitly; a test server must never start a 5-minute build.

@@ -25,6 +25,7 @@ import { uploadNoteAttachment } from './modules/notes/upload';
 import { presenceSettled } from './modules/chat/presence';
 import { checkHealth } from './modules/system/service';
 import { createContext } from './trpc';
+import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
@@ -42,7 +43,9 @@ export interface AppServer {
 export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { socketAdapter?: SocketAdapter['factory'] } = {}): AppServer {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For names the client only when the peer is a proxy the operator listed (TRUST_PROXY);
+  // believed from anyone, it lets a client choose the address its rate limits are counted on.
+  app.set('trust proxy', base.config.http.trustProxy);
   const httpServer = http.createServer(app);
   const metrics = createMetrics(new Set(Object.keys(appRouter._def.procedures)));
   const calls = new CallsHub(base);
@@ -54,7 +57,12 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
     onSocketCount: (n) => metrics.openSockets.set(n),
     calls: callsDeps,
     adapter: opts.socketAdapter,
-    limits: { maxSocketsPerUser: base.config.realtime.maxSocketsPerUser, eventsPerSecond: base.config.realtime.eventsPerSecond },
+    limits: {
+      maxSocketsPerUser: base.config.realtime.maxSocketsPerUser,
+      eventsPerSecond: base.config.realtime.eventsPerSecond,
+      typingPerSecond: base.config.rates.typingPerSecond,
+    },
+    allowedOrigins: base.config.http.allowedOrigins,
   });
   calls.attach(realtime);
   const deps: AppDeps = { ...base, realtime, calls };
@@ -73,8 +81,12 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   );
   app.use(metrics.httpMiddleware);
 
+  // Public: its failure texts lose their file-system paths (the log keeps them whole).
   app.get('/healthz', async (_req, res) => {
     const health = await checkHealth(deps);
+    if (health.db.error) health.db.error = withoutPaths(health.db.error);
+    if (health.storage.error) health.storage.error = withoutPaths(health.storage.error);
+    if (health.media.reason) health.media.reason = withoutPaths(health.media.reason);
     res.status(health.ok ? 200 : 503).json(health);
   });
   app.get('/metrics', async (_req, res) => {
@@ -83,6 +95,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   if (deps.mailer.kind === 'outbox' && deps.config.env !== 'production') app.get('/dev/outbox', outboxPage(deps.db));
   if (deps.storage.driver === 'local') app.use('/files', localFilesHandler(deps.storage, deps.config.appSecret!));
 
+  checkPathIds(app);
   app.put('/uploads/avatar', uploadAvatar(deps));
   app.get('/avatars/:userId', serveAvatar(deps));
   app.put('/uploads/company/:domain/image', uploadCompanyImage(deps));
@@ -95,9 +108,11 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.put('/uploads/form/:formId/:fieldId', uploadFormFile(deps));
   app.get('/forms/:formId/pdf', downloadFormPdf(deps));
 
+  app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(
     '/trpc',
     createExpressMiddleware({
+      maxBatchSize: deps.config.http.maxBatch,
       router: appRouter,
       createContext: (opts) => createContext(deps, opts),
       maxBodySize: deps.config.maxRequestBytes,

@@ -9,12 +9,14 @@ import superjson from 'superjson';
 import { z, ZodError } from 'zod';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../shared/limits';
 import { domainSchema } from '../shared/schemas/company';
-import { PLAN_FEATURE_MESSAGES, planIncludes, type PlanFeature } from '../shared/domain/company';
+import type { PlanFeature } from '../shared/domain/company';
 import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
 import type { Permission } from '../shared/domain/profiles';
 import type { AppDeps } from './deps';
+import { doorMessage } from './doors';
 import { companyAccess } from './modules/company/access';
-import { RateLimitedError } from './modules/identity/rate-limit';
+import { requirePlan } from './modules/company/plan';
+import { hit, RateLimitedError, type Limit } from './modules/identity/rate-limit';
 import { requirePermission } from './modules/profiles/permissions';
 import { SESSION_COOKIE, readCookie, resolveSession } from './modules/identity/sessions';
 
@@ -40,6 +42,28 @@ export interface Meta {
   permission?: Permission;
   /** On a member or admin procedure: the plan flag its feature lives behind (`meta({ plan: 'forms' })`). */
   plan?: PlanFeature;
+  /**
+   * On an authed (or higher) procedure: the per-person rate it counts against (RATE_* settings),
+   * for acts that create rows or fan out to other people. Counted in the database, so the limit
+   * holds over every instance.
+   */
+  rate?: UserRate;
+}
+
+export type UserRate = 'conversations' | 'invites' | 'joinRequests' | 'presence';
+
+function userRateLimit(config: AppDeps['config'], rate: UserRate): Limit {
+  const hour = 60 * 60_000;
+  switch (rate) {
+    case 'conversations':
+      return { max: config.rates.conversationsPerHour, windowMs: hour };
+    case 'invites':
+      return { max: config.rates.invitesPerHour, windowMs: hour };
+    case 'joinRequests':
+      return { max: config.rates.joinRequestsPerHour, windowMs: hour };
+    case 'presence':
+      return { max: config.rates.presencePerMinute, windowMs: 60_000 };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,7 +98,7 @@ const t = initTRPC
             ? INTERNAL_ERROR_MESSAGE
             : error.code === 'PAYLOAD_TOO_LARGE'
               ? REQUEST_TOO_LARGE_MESSAGE
-              : shape.message,
+              : (doorMessage(shape.message) ?? shape.message),
         data: {
           code: shape.data.code,
           httpStatus: shape.data.httpStatus,
@@ -139,8 +163,9 @@ const baseProcedure = t.procedure.use(async ({ getRawInput, next }) => {
 
 export const publicProcedure = baseProcedure.meta({ level: 'public' });
 
-export const authedProcedure = baseProcedure.meta({ level: 'authed' }).use(({ ctx, next }) => {
+export const authedProcedure = baseProcedure.meta({ level: 'authed' }).use(async ({ ctx, meta, next }) => {
   if (!ctx.user || !ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  if (meta?.rate) await hit(ctx.db, `rate:${meta.rate}:user:${ctx.user.id}`, userRateLimit(ctx.config, meta.rate), ctx.clock.now());
   return next({ ctx: { user: ctx.user, session: ctx.session } });
 });
 
@@ -164,9 +189,7 @@ export const memberProcedure = authedProcedure
   })
   // What the procedure declared it needs beyond membership: a plan flag, then a profile permission.
   .use(async ({ ctx, meta, next }) => {
-    if (meta?.plan && !planIncludes(ctx.company.plan, meta.plan)) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: PLAN_FEATURE_MESSAGES[meta.plan] });
-    }
+    if (meta?.plan) requirePlan(ctx.company, meta.plan);
     if (meta?.permission) await requirePermission(ctx, meta.permission);
     return next();
   });

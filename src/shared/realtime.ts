@@ -136,4 +136,6 @@ export const SOCKET_UNAUTHENTICATED = 'Not signed in: the connection needs a val
 /** The handshake of one connection more than MAX_SOCKETS_PER_USER fails with this. */
 export const SOCKET_TOO_MANY = 'Too many open connections for this user: close another tab or window and try again';
 /** What the warning says (and what an acknowledged event is answered) when a socket sends too fast. */
+/** The page that opened the connection is not this app's (PUBLIC_URL) nor one of ALLOWED_ORIGINS. */
+export const SOCKET_ORIGIN_REFUSED = 'This page may not connect to the server: its address is not an allowed origin';
 export const SOCKET_TOO_FAST = 'Too many events too fast: some were dropped; slow down';

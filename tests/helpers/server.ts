@@ -37,6 +37,9 @@ export async function startTestServer(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Media workers are exercised by their own tests; API tests do not pay for starting them.
     MEDIASOUP_NUM_WORKERS: '0',
+    // Tests stand in for a proxy on this machine (X-Forwarded-For gives each "browser" its address);
+    // tests/api/doors.test.ts checks the real default (none) by setting TRUST_PROXY to ''.
+    TRUST_PROXY: 'loopback',
     ...opts.env,
   });
   const app = await startApp(config, createLogger(config.logLevel), { clock: opts.clock });

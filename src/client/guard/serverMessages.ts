@@ -61,6 +61,7 @@ const SERVICE_TEXTS: Record<string, MessageDescriptor> = {
   [PLAN.sla]: msg`SLA is not included in your plan. Ask an administrator to enable it.`,
   [PLAN.kanban]: msg`The SLA board is not included in your plan. Ask an administrator to enable it.`,
   [PLAN.timesheet]: msg`The timesheet is not included in your plan. Ask an administrator to enable it.`,
+  [PLAN.members]: msg`Adding members is not included in your plan. Ask an administrator to enable it.`,
   [S.requestNotFound]: msg`Request not found`,
   [S.alreadyTaken]: msg`This request has already been taken`,
   [S.nameRequired]: msg`To start, tell us your name:`,

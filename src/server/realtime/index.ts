@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import {
   rooms,
+  SOCKET_ORIGIN_REFUSED,
   SOCKET_TOO_FAST,
   SOCKET_TOO_MANY,
   SOCKET_UNAUTHENTICATED,
@@ -43,8 +44,10 @@ export interface RealtimeLimits {
   maxSocketsPerUser: number;
   /** Sustained events per second one socket may send; a burst of twice that is let through. */
   eventsPerSecond: number;
+  /** Typing events one user may send per second over all their sockets on this instance. */
+  typingPerSecond: number;
 }
-const DEFAULT_LIMITS: RealtimeLimits = { maxSocketsPerUser: 20, eventsPerSecond: 50 };
+const DEFAULT_LIMITS: RealtimeLimits = { maxSocketsPerUser: 20, eventsPerSecond: 50, typingPerSecond: 5 };
 
 export function createRealtime(
   httpServer: HttpServer,
@@ -57,6 +60,13 @@ export function createRealtime(
     /** The adapter factory (realtime/adapter.ts); undefined = in-memory, one instance. */
     adapter?: Parameters<Io['adapter']>[0];
     limits?: RealtimeLimits;
+    /**
+     * Origins whose pages may connect. A browser always sends Origin on a cross-origin handshake,
+     * so a page of a sibling origin cannot ride the user's cookie; a handshake without Origin
+     * (same-origin polling, non-browser clients) has no cookie to abuse and is let through.
+     * Undefined: any origin (tests of the realtime layer alone).
+     */
+    allowedOrigins?: readonly string[];
   },
 ) {
   const limits = deps.limits ?? DEFAULT_LIMITS;
@@ -71,6 +81,10 @@ export function createRealtime(
 
   // The handshake carries the same httpOnly cookie as tRPC; no cookie, no socket.
   io.use(async (socket, next) => {
+    const origin = socket.handshake.headers.origin;
+    if (deps.allowedOrigins && origin !== undefined && !deps.allowedOrigins.includes(origin)) {
+      return next(Object.assign(new Error(SOCKET_ORIGIN_REFUSED), { data: { code: 'ORIGIN_REFUSED' } }));
+    }
     try {
       const token = readCookie(socket.handshake.headers.cookie, SESSION_COOKIE);
       const auth = token ? await resolveSession(deps.db, token, deps.clock.now()) : null;
@@ -117,6 +131,7 @@ export function createRealtime(
     disconnectSocket: (socketId) => io.in(socketId).disconnectSockets(true),
   };
 
+  const typingLimiter = new UserRateLimiter(limits.typingPerSecond, 1000);
   io.on('connection', (socket) => {
     deps.onSocketCount?.(io.engine.clientsCount);
     limitEventRate(socket, limits.eventsPerSecond);
@@ -126,7 +141,7 @@ export function createRealtime(
       if (typeof ack === 'function') ack({ serverTime: Date.now() });
     });
     socket.on('disconnect', () => deps.onSocketCount?.(io.engine.clientsCount));
-    registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger });
+    registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger, typingLimiter });
     if (deps.calls) registerCallSocketHandlers(socket, deps.calls());
   });
 
@@ -162,4 +177,38 @@ export function limitEventRate(socket: Socket<ClientToServerEvents, ServerToClie
       dropped = 0;
     }
   });
+}
+
+/**
+ * A token bucket per user (not per socket): `rate` tokens per `periodMs`, up to twice that saved
+ * for a burst, shared by all of that user's sockets on this instance, so twenty tabs get no more
+ * than one. Idle buckets are forgotten, so memory follows the active users only.
+ */
+export class UserRateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; last: number }>();
+  private sweptAt = Date.now();
+  constructor(
+    private readonly rate: number,
+    private readonly periodMs: number,
+  ) {}
+
+  /** Takes one token for `userId`; false when none is left. */
+  take(userId: string, now = Date.now()): boolean {
+    const capacity = this.rate * 2;
+    if (now - this.sweptAt > 4 * this.periodMs) this.sweep(now, capacity);
+    const bucket = this.buckets.get(userId) ?? { tokens: capacity, last: now };
+    bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.last) / this.periodMs) * this.rate);
+    bucket.last = now;
+    this.buckets.set(userId, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  private sweep(now: number, capacity: number) {
+    this.sweptAt = now;
+    for (const [userId, b] of this.buckets) {
+      if (b.tokens + ((now - b.last) / this.periodMs) * this.rate >= capacity) this.buckets.delete(userId);
+    }
+  }
 }

@@ -20,6 +20,7 @@ import { domainSchema } from '../../shared/schemas/company';
 import type { AppDeps } from '../deps';
 import type { ChatContext } from '../modules/chat/context';
 import { checkUpload, storeFileMessage, UPLOAD_MESSAGES, UploadRefused } from '../modules/chat/files';
+import { memberPermissions, PERMISSION_DENIED } from '../modules/profiles/permissions';
 import { requireUser } from './images';
 
 /** How many bytes of the file are read before storing, to recognise its kind. */
@@ -48,6 +49,8 @@ export function uploadAttachment(deps: AppDeps): RequestHandler {
         const issue = query.error.issues[0]!;
         return refuse(res, 400, `${issue.path.join('.')}: ${issue.message}`, 'badRequest');
       }
+      // A voice message needs the profile permission sendAudio (src/server/modules/governed.ts).
+      if (query.data.recording === '1' && !(await memberPermissions(deps.db, company.id, member!)).sendAudio) return refuse(res, 403, PERMISSION_DENIED, 'FORBIDDEN');
       const length = Number(req.headers['content-length']);
       if (!Number.isSafeInteger(length) || length <= 0) return refuse(res, 411, UPLOAD_MESSAGES.noLength, 'noLength');
       const thumbBytes = query.data.thumbBytes ?? 0;

@@ -72,12 +72,13 @@ export function planValue(plan: unknown, key: keyof typeof DEFAULT_PLAN): number
 }
 
 /**
- * The plan flags of the spec that switch a feature on or off (spec 3, Company plan). `members` and
- * `size` are limits, not switches, and `ellevo` / `zabbix` name integrations this product does not
- * have. A feature is on when its value is above 0.
+ * The plan flags of the spec that switch a feature on or off (spec 3, Company plan). `members`
+ * switches taking in members (approving, inviting; on by default like calls and forms); `size` is
+ * the storage quota (Company.storageBytes), not a switch, and `ellevo` / `zabbix` name
+ * integrations this product does not have. A feature is on when its value is above 0.
  */
 export const PLAN_FEATURES = [
-  'calls', 'voipRecorder', 'transc', 'whatsapp', 'intmail', 'calendar', 'forms', 'kanban', 'timesheet',
+  'members', 'calls', 'voipRecorder', 'transc', 'whatsapp', 'intmail', 'calendar', 'forms', 'kanban', 'timesheet',
   'sla', 'translate', 'anotation', 'invent', 'change', 'cmdb',
 ] as const;
 export type PlanFeature = (typeof PLAN_FEATURES)[number];
@@ -90,6 +91,7 @@ export function planFeatures(plan: unknown): Record<PlanFeature, boolean> {
 
 /** What the server answers when the plan does not include a feature (the client translates it). */
 export const PLAN_FEATURE_MESSAGES: Record<PlanFeature, string> = {
+  members: 'Adding members is not included in your plan. Ask an administrator to enable it.',
   calls: 'Calls are not included in your plan. Ask an administrator to enable them.',
   voipRecorder: 'Serviço Desabilitado - Procure o administrator para habilitar o recurso de gravação das chamadas',
   transc: 'Subtitles are not included in your plan. Ask an administrator to enable them.',

@@ -13,6 +13,7 @@ import { CALL_MESSAGES as M, joinRefusal } from '../../../shared/domain/calls';
 import { recordingFileName, recordingStartRefusal, recordingStopRefusal, type RecordingState } from '../../../shared/domain/recording';
 import { Recorder } from '../../media/recorder';
 import { chargeRecording } from '../billing/service';
+import { companyStorageUsage, UPLOAD_MESSAGES } from '../chat/files';
 import { appendMessage, emitMessage, messagesWithFile, removeMessageAsServer } from '../chat/service';
 import { timerKeys } from './hub';
 import { endCall, endHooks, pushState, type CallsDeps } from './service';
@@ -41,6 +42,9 @@ export async function startRecording(deps: CallsDeps, userId: string, callId: st
     state: call!.rec as RecordingState,
   });
   if (refused) fail(refused === M.recordingBusy || refused === M.alreadyRecording ? 'CONFLICT' : 'FORBIDDEN', refused);
+  // Recordings are stored like chat files and count against the plan's storage ('size'): with no
+  // space left none starts (the file's bytes are added to the conversation when it is posted).
+  if ((await companyStorageUsage(db, call!.companyId)).freeBytes <= 0) fail('FORBIDDEN', UPLOAD_MESSAGES.quota);
   const room = deps.hub.rooms?.get(callId);
   if (!room) fail('PRECONDITION_FAILED', M.roomGone);
 

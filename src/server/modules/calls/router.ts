@@ -37,9 +37,9 @@ const deps = (ctx: Ctx): calls.CallsDeps => ({
  * caller's participation in that call before anything else.
  */
 export const callsRouter = router({
-  start: memberProcedure.input(startCallInput).mutation(({ ctx, input }) => calls.startCall(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input)),
-  startLive: memberProcedure.input(startLiveInput).mutation(({ ctx, input }) => calls.startCall(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, { ...input, type: 2 })),
-  createLive: memberProcedure.input(createLiveInput).mutation(({ ctx, input }) => calls.createLiveRoom(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input.title)),
+  start: memberProcedure.meta({ permission: 'voiceCall', plan: 'calls' }).input(startCallInput).mutation(({ ctx, input }) => calls.startCall(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input)),
+  startLive: memberProcedure.meta({ permission: 'voiceCall', plan: 'calls' }).input(startLiveInput).mutation(({ ctx, input }) => calls.startCall(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, { ...input, type: 2 })),
+  createLive: memberProcedure.meta({ permission: 'voiceCall', plan: 'calls', rate: 'conversations' }).input(createLiveInput).mutation(({ ctx, input }) => calls.createLiveRoom(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input.title)),
   openInConversation: memberProcedure
     .input(conversationCallInput)
     .query(({ ctx, input }) => calls.openCallOf(deps(ctx), { userId: ctx.user.id, company: ctx.company, member: ctx.member }, input.conversationId)),

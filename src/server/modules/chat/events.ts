@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../../../shared/realtime';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
-import type { Realtime } from '../../realtime';
+import type { Realtime, UserRateLimiter } from '../../realtime';
 import { trackPresence } from './presence';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -14,12 +14,14 @@ const PARTICIPATION_TTL_MS = 60_000;
  * What the chat does on each socket: presence (the first tab online, the last one offline), and
  * typing, relayed to the other participants only.
  */
-export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; realtime: Realtime; logger: Logger }) {
+export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; realtime: Realtime; logger: Logger; typingLimiter?: UserRateLimiter }) {
   const checked = new Map<string, number>();
   const userId = socket.data.userId;
   trackPresence(socket, deps);
 
   socket.on('typing', (payload) => {
+    // Per person over all their tabs: twenty tabs typing at once relay no more than one would.
+    if (deps.typingLimiter && !deps.typingLimiter.take(userId)) return;
     // A socket event has nobody to answer: a failure is logged, never left unhandled.
     relayTyping(payload).catch((err) => deps.logger.warn({ err, userId }, 'typing relay failed'));
   });

@@ -88,8 +88,8 @@ export const chatRouter = router({
   recents: memberProcedure.input(recentsInput).query(({ ctx, input }) => listRecents(chatContext(ctx), input)),
   conversation: memberProcedure.input(conversationInput).query(({ ctx, input }) => chat.getConversation(chatContext(ctx), input.conversationId)),
   contacts: memberProcedure.input(contactsInput).query(({ ctx, input }) => chat.listContacts(chatContext(ctx), input)),
-  startDirect: memberProcedure.input(startDirectInput).mutation(({ ctx, input }) => chat.startDirect(chatContext(ctx), input.userId, input.force)),
-  startTeam: memberProcedure.input(startTeamInput).mutation(({ ctx, input }) => chat.startTeam(chatContext(ctx), input)),
+  startDirect: memberProcedure.meta({ rate: 'conversations' }).input(startDirectInput).mutation(({ ctx, input }) => chat.startDirect(chatContext(ctx), input.userId, input.force)),
+  startTeam: memberProcedure.meta({ rate: 'conversations' }).input(startTeamInput).mutation(({ ctx, input }) => chat.startTeam(chatContext(ctx), input)),
   setFixed: memberProcedure.input(setFixedInput).mutation(({ ctx, input }) => chat.setFixed(chatContext(ctx), input.conversationId, input.fixed)),
   saveDraft: memberProcedure.input(draftInput).mutation(({ ctx, input }) => chat.saveDraft(chatContext(ctx), input.conversationId, input.text)),
   deleteConversation: memberProcedure.input(deleteConversationInput).mutation(({ ctx, input }) => chat.deleteConversation(chatContext(ctx), input.conversationId)),
@@ -115,5 +115,5 @@ export const chatRouter = router({
   deleteNote: memberProcedure.input(noteInput).mutation(({ ctx, input }) => notes.deleteNote(chatContext(ctx), input.conversationId, input.noteId)),
   // Presence
   presence: memberProcedure.input(presenceInput).query(({ ctx, input }) => presenceOf(chatContext(ctx), input.userIds)),
-  setPresence: authedProcedure.input(setPresenceInput).mutation(({ ctx, input }) => setPresence(ctx, ctx.user.id, input.status)),
+  setPresence: authedProcedure.meta({ rate: 'presence' }).input(setPresenceInput).mutation(({ ctx, input }) => setPresence(ctx, ctx.user.id, input.status)),
 });

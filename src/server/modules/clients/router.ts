@@ -7,7 +7,7 @@ export const clientsRouter = router({
   list: adminProcedure.query(({ ctx }) => clients.listClients(ctx)),
   /** Companies that invited ctx.company to be their client. */
   invitations: adminProcedure.query(({ ctx }) => clients.listClientInvitations(ctx)),
-  invite: adminProcedure.input(clientInviteInput).mutation(({ ctx, input }) => clients.inviteClient({ ...ctx, publicUrl: ctx.config.publicUrl }, input)),
+  invite: adminProcedure.meta({ rate: 'invites' }).input(clientInviteInput).mutation(({ ctx, input }) => clients.inviteClient({ ...ctx, publicUrl: ctx.config.publicUrl }, input)),
   /** By an admin of the client company: `domain` is the client, `originDomain` the inviter. */
   accept: adminProcedure.input(clientAcceptInput).mutation(({ ctx, input }) => clients.acceptClientInvitation(ctx, input.originDomain)),
   remove: adminProcedure.input(clientRemoveInput).mutation(({ ctx, input }) => clients.removeClient(ctx, input.clientDomain)),

@@ -11,7 +11,8 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { FilledForm, FormTemplate, FormTemplateVersion, Member, Company } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE } from '../../../shared/constants';
-import { companyBlocksWork, memberMayWork, PLAN_FEATURE_MESSAGES, planIncludes } from '../../../shared/domain/company';
+import { companyBlocksWork, memberMayWork } from '../../../shared/domain/company';
+import { requirePlan } from '../company/plan';
 import {
   answerText,
   checkFormValues,
@@ -72,7 +73,7 @@ export async function assertReader(deps: FormsDeps, actor: Actor, form: LoadedFo
     if (refusal) throw refusal;
   }
   // The member procedures check the plan too; plain HTTP routes and the customer side rely on this.
-  if (!planIncludes(form.template.company.plan, 'forms')) throw fail('FORBIDDEN', PLAN_FEATURE_MESSAGES.forms);
+  requirePlan(form.template.company, 'forms');
 }
 
 /** May the actor change this form's answers now? Readers who fill it from its side, while it is a draft. */

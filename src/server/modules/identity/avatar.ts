@@ -20,7 +20,7 @@ export function uploadAvatar(deps: AppDeps): RequestHandler {
 export function serveAvatar(deps: AppDeps): RequestHandler {
   return async (req, res) => {
     const userId = String(req.params.userId);
-    if (!/^[0-9a-f-]{36}$/.test(userId)) return void res.status(404).end();
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) return void res.status(404).end();
     const user = await deps.db.user.findUnique({ where: { id: userId }, select: { avatarKey: true } });
     await redirectToImage(deps, res, user?.avatarKey);
   };

@@ -14,6 +14,7 @@ function shortenerFor(config: { url?: string; key?: string; login?: string }, lo
 /** inviteLink.get q {domain} -> {url, longUrl, shortened, qrDataUrl, companyName}: any active member. */
 export const inviteLinkRouter = router({
   get: memberProcedure
+    .meta({ plan: 'members' })
     .input(z.object({ domain: domainSchema }))
     .query(({ ctx }) => inviteLink({ ...ctx, shortener: shortenerFor(ctx.config.linkShortener, ctx.logger), publicUrl: ctx.config.publicUrl })),
 });

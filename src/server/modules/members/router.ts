@@ -10,7 +10,8 @@ const lifecycle = (action: (d: members.MembersDeps, memberId: string) => ReturnT
 /** The members page: admins approve, refuse, remove, block, unblock and change roles (spec 6). */
 export const membersRouter = router({
   list: adminProcedure.query(({ ctx }) => members.listMembers(ctx)),
-  approve: lifecycle(members.approveMember),
+  // Taking in members is the plan's `members` flag (src/server/modules/governed.ts).
+  approve: adminProcedure.meta({ plan: 'members' }).input(memberIdInput).mutation(({ ctx, input }) => members.approveMember(ctx, input.memberId)),
   refuse: lifecycle(members.refuseMember),
   remove: lifecycle(members.removeMember),
   block: lifecycle(members.blockMember),
@@ -18,7 +19,7 @@ export const membersRouter = router({
   toggleAdmin: lifecycle(members.toggleAdmin),
   setProfile: adminProcedure.input(setMemberProfileInput).mutation(({ ctx, input }) => members.setMemberProfile(ctx, input.memberId, input.profileCode)),
   setGroups: adminProcedure.input(setMemberGroupsInput).mutation(({ ctx, input }) => members.setMemberGroups(ctx, input.memberId, input.groupIds)),
-  inviteByEmail: adminProcedure.input(inviteByEmailInput).mutation(({ ctx, input }) =>
+  inviteByEmail: adminProcedure.meta({ rate: 'invites', plan: 'members' }).input(inviteByEmailInput).mutation(({ ctx, input }) =>
     members.inviteByEmail({ ...ctx, publicUrl: ctx.config.publicUrl, inviterName: ctx.user.name }, input.email),
   ),
 });

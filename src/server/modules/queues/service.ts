@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { Prisma } from '../../../generated/prisma/client';
 import { QUEUE_MESSAGES as M, type createGroupInput, type createQueueInput, type updateGroupInput, type updateQueueInput } from '../../../shared/schemas/queues';
-import { PLAN_FEATURE_MESSAGES, planIncludes } from '../../../shared/domain/company';
+import { requirePlan } from '../company/plan';
 import type { CompanyContext } from '../company/service';
 import { readContactUs } from '../settings/service';
 
@@ -95,7 +95,7 @@ export async function getQueue({ db, company }: CompanyContext, queueId: string)
 
 /** A queue can be made an SLA queue only when the plan includes SLA (switching it off is always allowed). */
 function assertSlaAllowed(company: CompanyContext['company'], sla: boolean | undefined) {
-  if (sla && !planIncludes(company.plan, 'sla')) throw new TRPCError({ code: 'FORBIDDEN', message: PLAN_FEATURE_MESSAGES.sla });
+  if (sla) requirePlan(company, 'sla');
 }
 
 export async function createQueue({ db, company }: CompanyContext, input: z.output<typeof createQueueInput>) {

@@ -13,6 +13,7 @@ import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type Servic
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, type transferInput } from '../../../shared/schemas/service';
 import { appendMessage } from '../chat/service';
+import { requirePermission } from '../profiles/permissions';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, toQueueRequest } from './events';
 import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, REQUEST_TYPES, SERVICE_TYPES, withNewProtocol, type ServiceDeps } from './shared';
@@ -117,6 +118,8 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   // A request this attendant cannot see does not exist for them.
   if (!c || !visibleRequest(viewer, c)) throw fail('NOT_FOUND', M.requestNotFound);
   if (!c.inQueue) throw fail('CONFLICT', M.alreadyTaken);
+  // Contact Us arrives as a ticket: serving those is a profile permission (src/server/modules/governed.ts).
+  if (c.type === CONVERSATION_TYPE.ticket) await requirePermission(ctx, 'serveContactUs');
   const to = allowed(ctx, c, 'take');
   const now = ctx.clock.now();
   const appended = await ctx.db.$transaction(async (tx) => {

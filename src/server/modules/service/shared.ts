@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { Company, Conversation, Prisma, Queue, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
-import { companyBlocksWork, PLAN_FEATURE_MESSAGES, planIncludes, type PlanFeature } from '../../../shared/domain/company';
+import { companyBlocksWork, type PlanFeature } from '../../../shared/domain/company';
+import { requirePlan } from '../company/plan';
 import { fillGreeting } from '../../../shared/domain/greeting';
 import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
 import { newProtocol } from '../../../shared/domain/protocol';
@@ -29,9 +30,7 @@ export interface ServiceDeps {
 export const fail = (code: TRPCError['code'], message: string) => new TRPCError({ code, message });
 
 /** Plan flags sla / kanban / timesheet: their procedures refuse when the company's plan lacks them. */
-export function assertPlanFeature(company: Pick<Company, 'plan'>, feature: PlanFeature): void {
-  if (!planIncludes(company.plan, feature)) throw fail('FORBIDDEN', PLAN_FEATURE_MESSAGES[feature]);
-}
+export const assertPlanFeature = (company: Pick<Company, 'plan'>, feature: PlanFeature): void => requirePlan(company, feature);
 
 /** Request types served through queues: a direct request (avulso) and a ticket (chamado). */
 export const REQUEST_TYPES: readonly number[] = [CONVERSATION_TYPE.single, CONVERSATION_TYPE.ticket];

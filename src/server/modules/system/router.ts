@@ -1,4 +1,5 @@
 import { publicProcedure, router } from '../../trpc';
+import { withoutPaths } from '../../doors';
 import { checkHealth } from './service';
 
 export const systemRouter = router({
@@ -6,6 +7,6 @@ export const systemRouter = router({
   health: publicProcedure.query(async ({ ctx }) => {
     const health = await checkHealth(ctx);
     const { available, reason, preparing } = health.media;
-    return { ok: health.ok, version: health.version, media: { available, reason, preparing } };
+    return { ok: health.ok, version: health.version, media: { available, reason: reason && withoutPaths(reason), preparing } };
   }),
 });
