@@ -38,15 +38,11 @@ describe('choosing a password', () => {
     expect(await server.db.user.count({ where: { email: mail } })).toBe(0);
   });
 
-  it('refuses the e-mail as the password, whatever its case', async () => {
+  it('refuses the e-mail as the password whatever its case, keeps the spec minimum of 6, accepts an uncommon password', async () => {
     const mail = email();
-    const res = await signUp(mail, mail.toUpperCase());
-    expect(res.error?.message).toBe('The password cannot be your e-mail.');
-  });
-
-  it('keeps the spec minimum of 6 and accepts an uncommon password', async () => {
+    expect((await signUp(mail, mail.toUpperCase())).error?.message).toBe('The password cannot be your e-mail.');
     expect((await signUp(email(), 'Xq9!z')).error?.message).toContain('Password too short, minimum 6 characters!');
-    expect((await signUp(email(), 'Xq9!zk')).status).toBe(200);
+    expect((await signUp(mail, 'Xq9!zk')).status).toBe(200);
   });
 
   it('applies the same rules to a new password set through the recovery link, which stays usable', async () => {
