@@ -62,8 +62,9 @@ describe('sign-in answers', () => {
     const wrongMs = await medianMs(() => call('auth.signIn', { email: known, password: 'not-the-one' }, ip()));
     const unknownMs = await medianMs(() => call('auth.signIn', { email: email(), password: 'not-the-one' }, ip()));
     // Without the dummy check an unknown e-mail answers in a fraction of the argon2 time.
-    expect(unknownMs).toBeGreaterThan(wrongMs * 0.5);
-    expect(unknownMs).toBeLessThan(wrongMs * 2);
+    // Bounds wide enough for a loaded machine; without it the ratio is far below 0.4.
+    expect(unknownMs).toBeGreaterThan(wrongMs * 0.4);
+    expect(unknownMs).toBeLessThan(wrongMs * 2.5);
   });
 
   it('throttle an unknown e-mail as a known one, so the 429 does not tell either', async () => {
