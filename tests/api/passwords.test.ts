@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offsetClock } from '../../src/server/clock';
+import { JOBS } from '../../src/server/jobs';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startSmtpServer } from '../helpers/smtp';
 import { callProcedure } from '../helpers/trpc';
@@ -89,6 +90,21 @@ describe('failed sign-ins', () => {
     clock.advance(4 * 60_000);
     expect((await attempt('Lantern-42')).status).toBe(200);
     expect((await attempt('wrong-guess')).status).toBe(401);
+  });
+
+  it('are remembered by the hourly purge of spent limits, so the waits keep growing', async () => {
+    const mail = email();
+    await signUp(mail, 'Lantern-42');
+    const address = ip();
+    const attempt = () => call('auth.signIn', { email: mail, password: 'wrong-guess' }, address);
+    for (let i = 0; i < 5; i++) await attempt();
+    expect((await attempt()).status).toBe(429);
+    clock.advance(61_000);
+    const purge = JOBS.find((j) => j.name === 'purge spent rate-limit windows and e-mail links')!;
+    await purge.run({ ...server.server.deps, clock });
+    // The sixth failure is counted on top of the five: the next wait is 2 minutes, not a fresh start.
+    expect((await attempt()).status).toBe(401);
+    expect((await attempt()).error?.data.retryAfterMs).toBeGreaterThan(60_000);
   });
 
   it('cannot be raced: parallel guesses past the free ones are refused', async () => {
