@@ -262,8 +262,10 @@ describe('invitations by e-mail', () => {
     await smtp.next(email);
     expect(await server.db.invite.count({ where: { companyId: c.company.id, email } })).toBe(1);
 
-    // The person signs up later (no account at invite time) and sees the invite.
+    // The person signs up later (no account at invite time), proves the address and sees the invite.
+    // (An unverified address: tests/api/ownership-proofs.test.ts.)
     const p = await person({ email });
+    await server.db.user.update({ where: { id: p.user.id }, data: { emailVerifiedAt: new Date() } });
     const mine = (await q('invites.mine', undefined, p.cookie)).data as { id: string; approved: boolean; company: { domain: string } }[];
     expect(mine).toEqual([expect.objectContaining({ approved: true, company: expect.objectContaining({ domain: c.domain }) })]);
     expect((await mut('company.join', { domain: c.domain }, p.cookie)).data).toEqual({ state: 'active' });
@@ -281,6 +283,7 @@ describe('invitations by e-mail', () => {
     expect((await mut('members.inviteByEmail', { domain: c.domain, email: p.user.email }, c.admin.cookie)).data).toEqual({ alreadyMember: true, sentTo: null });
 
     const w = await waitingMember(c);
+    await server.db.user.update({ where: { id: w.user.id }, data: { emailVerifiedAt: new Date() } });
     expect((await mut('members.inviteByEmail', { domain: c.domain, email: w.user.email }, c.admin.cookie)).data).toMatchObject({ alreadyMember: false });
     await smtp.next(w.user.email!);
     expect(await server.db.invite.count({ where: { companyId: c.company.id, OR: [{ userId: w.user.id }, { email: w.user.email }] } })).toBe(1);

@@ -57,7 +57,7 @@ describe('my account', () => {
     await context.close();
   });
 
-  it('saves name and phone with the Brazilian mask', async () => {
+  it('saves the name, and the phone (Brazilian mask) once the SMS code confirms it', async () => {
     const { context, userId } = await signedInContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/i/myAccount`);
@@ -65,6 +65,13 @@ describe('my account', () => {
     await page.getByLabel('Phone').pressSequentially('11987654321');
     expect(await page.getByLabel('Phone').inputValue()).toBe('(11) 98765-4321');
     await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByLabel('Code sent by SMS').waitFor();
+    // Saved so far: the name; the number waits for its proof.
+    expect(await server.db.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({ name: 'Ana S. Souza', phone: null });
+    // No SMS gateway in this test: the code sits in the dev outbox.
+    const sms = await server.db.outboxMessage.findFirstOrThrow({ where: { channel: 'sms', to: '5511987654321' }, orderBy: { createdAt: 'desc' } });
+    await page.getByLabel('Code sent by SMS').fill(sms.body.match(/\b(\d{6})\b/)![1]!);
+    await page.getByRole('button', { name: 'Confirm number' }).click();
     await page.getByText('Changes saved successfully!').waitFor();
     expect(await server.db.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({ name: 'Ana S. Souza', phone: '5511987654321' });
     await context.close();

@@ -153,8 +153,8 @@ describe('e-mail verification', () => {
       await page.getByText('We will send a link to this e-mail to confirm it is yours.').waitFor();
       await page.getByLabel('Name').fill('Nina Nova');
       await page.getByLabel('E-mail').fill(email);
-      await page.getByLabel('Password', { exact: true }).fill('secret1');
-      await page.getByLabel('Confirm password').fill('secret1');
+      await page.getByLabel('Password', { exact: true }).fill('Lantern-42');
+      await page.getByLabel('Confirm password').fill('Lantern-42');
       await page.getByRole('button', { name: 'Create account' }).click();
       await page.getByText(`We sent a link to ${email}. Open it to continue.`).waitFor();
       await smtp.next(email);

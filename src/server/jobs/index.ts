@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import { resumeImports } from '../modules/contacts/imports';
 import { purgeStrayFeedFiles } from '../modules/feeds/service';
 import { purgeUnreachableForms } from '../modules/forms/cleanup';
+import { SIGN_IN_PAIR_PREFIX, SIGN_IN_THROTTLE } from '../modules/identity/rate-limit';
 import { purgeExpiredGuests } from '../modules/identity/service';
 import { emailOfflineParticipants, purgeOldNotifications } from '../modules/notifications/service';
 import { startQueueAlarm } from '../modules/service/alarm';
@@ -23,7 +24,15 @@ export const JOBS: { name: string; schedule: string; run(deps: JobDeps): Promise
     run: async ({ db, clock }) => {
       const now = clock.now();
       const [limits, tokens, codes] = await db.$transaction([
-        db.rateLimit.deleteMany({ where: { resetAt: { lte: now } } }),
+        // Sign-in throttles remember their failures a day past the wait, or the delays would not grow.
+        db.rateLimit.deleteMany({
+          where: {
+            OR: [
+              { key: { not: { startsWith: SIGN_IN_PAIR_PREFIX } }, resetAt: { lte: now } },
+              { resetAt: { lte: new Date(now.getTime() - SIGN_IN_THROTTLE.forgetAfterMs) } },
+            ],
+          },
+        }),
         db.authToken.deleteMany({ where: { expiresAt: { lte: now } } }),
         db.phoneCode.deleteMany({ where: { expiresAt: { lte: new Date(now.getTime() - 24 * 3_600_000) } } }),
       ]);

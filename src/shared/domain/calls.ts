@@ -26,6 +26,7 @@ export const CALL_MESSAGES = {
   alreadyInCall: 'You are already on a call!',
   sessionNotStarted: 'Sessão não iniciada. Aguarde e tente novamente mais tarde',
   connectionFailed: 'Falha na conexão com a sessão',
+  voiceCallStartFailed: 'Error starting voice call',
   // Ours (the spec shows no text for these situations).
   notParticipant: 'You are not in this call',
   onlyOwner: 'Only the owner of the call can do this',

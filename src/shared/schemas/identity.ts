@@ -16,6 +16,10 @@ export const IDENTITY_MESSAGES = {
   invalidCode: 'Invalid code',
   codeExpired: 'This code has expired. Request a new one.',
   linkExpired: 'This link has expired or was already used.',
+  passwordTooCommon: 'This password is too common. Choose another one.',
+  passwordIsEmail: 'The password cannot be your e-mail.',
+  phoneNeedsCode: 'Confirm the new number with the code sent to it by SMS.',
+  phoneInUse: 'This phone number is already in use',
 } as const;
 
 export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email({ message: IDENTITY_MESSAGES.invalidEmail }));
@@ -58,6 +62,9 @@ export const phoneSchema = z
   });
 export const phoneCodeRequestInput = z.object({ phone: phoneSchema });
 export const phoneCodeVerifyInput = z.object({ phone: phoneSchema, code: z.string().regex(/^\d{6}$/, IDENTITY_MESSAGES.invalidCode) });
+/** Adding or changing the account's phone: the code sent to the new number proves it. */
+export const phoneChangeRequestInput = phoneCodeRequestInput;
+export const phoneChangeConfirmInput = phoneCodeVerifyInput;
 
 export const PRESENCES = ['online', 'occupied', 'beRightBack', 'invisible'] as const;
 export const accountUpdateInput = z.object({

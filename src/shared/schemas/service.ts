@@ -25,7 +25,10 @@ export const SERVICE_MESSAGES = {
   neverTaken: 'Only a service that was taken can be reopened',
   changed: 'This service was changed by someone else. Reload it and try again.',
   concluded: 'This service is concluded: start a new one',
-  attendantNotFound: 'Attendant not found',
+  // The spec's customer-area texts (calls-errors-constants §8): a person named who is not an
+  // active member of this company, and a request link opened by someone who is not in it.
+  attendantNotFound: 'User not found in domain',
+  invalidAccess: 'Invalid Access',
   transferToSelf: 'You are already responsible for this service',
   slaAlreadyOpen: 'A proposal is already waiting for the customer’s answer',
   slaInThePast: 'The proposed date must be in the future',

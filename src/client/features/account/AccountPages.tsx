@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState, type FormEvent } from 'react';
-import { maskBrazilianPhone } from '../../../shared/domain/phone';
+import { maskBrazilianPhone, normalizePhone } from '../../../shared/domain/phone';
 import { PRESENCES } from '../../../shared/schemas/identity';
 import { chooseLocale, isLocale, LOCALE_NAMES, LOCALES } from '../../i18n';
 import { trpc } from '../../trpc';
@@ -34,18 +34,38 @@ function ProfileForm(props: { name: string; phone: string | null; email: string 
   const [name, setName] = useState(props.name);
   const [phone, setPhone] = useState(maskBrazilianPhone(props.phone?.replace(/^55(?=\d{10,11}$)/, '') ?? ''));
   const [saved, setSaved] = useState(false);
-  const update = trpc.account.update.useMutation({
+  // A new number is attached only once the code sent to it comes back (the server's rule).
+  const [pendingPhone, setPendingPhone] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const update = trpc.account.update.useMutation();
+  const requestCode = trpc.account.requestPhoneChange.useMutation();
+  const confirmCode = trpc.account.confirmPhoneChange.useMutation({
     onSuccess: async () => {
+      setPendingPhone(null);
+      setCode('');
       setSaved(true);
       await utils.auth.me.invalidate();
     },
   });
   useEffect(() => setSaved(false), [name, phone]);
 
-  function submit(e: FormEvent) {
+  async function submit(e: FormEvent) {
     e.preventDefault();
-    update.mutate({ name, phone });
+    setPendingPhone(null);
+    const typed = phone.trim() === '' ? '' : normalizePhone(phone);
+    const changed = typed !== null && typed !== '' && typed !== props.phone;
+    try {
+      // The name (and a removed number) are saved at once; a new number waits for its code.
+      await update.mutateAsync(changed ? { name } : { name, phone: typed ?? phone });
+      await utils.auth.me.invalidate();
+      if (!changed) return setSaved(true);
+      await requestCode.mutateAsync({ phone });
+      setPendingPhone(phone);
+    } catch {
+      // Shown below from the mutation's error.
+    }
   }
+  const error = update.error ?? requestCode.error ?? confirmCode.error;
   return (
     <form className="account-form" onSubmit={submit} noValidate>
       <label>
@@ -69,9 +89,30 @@ function ProfileForm(props: { name: string; phone: string | null; email: string 
           {props.email ? (props.emailVerified ? <Trans>Verified</Trans> : <Trans>Not verified yet</Trans>) : <Trans>No e-mail</Trans>}
         </small>
       </label>
-      {update.error && (
+      {pendingPhone && (
+        <div className="account-phone-code">
+          <p role="status">
+            <Trans>We sent a code by SMS to {maskBrazilianPhone(pendingPhone)}. Type it to confirm the number.</Trans>
+          </p>
+          <label>
+            <span>
+              <Trans>Code sent by SMS</Trans>
+            </span>
+            <input value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))} inputMode="numeric" autoComplete="one-time-code" />
+          </label>
+          <button
+            className="button"
+            type="button"
+            disabled={confirmCode.isPending || code.length !== 6}
+            onClick={() => confirmCode.mutate({ phone: pendingPhone, code })}
+          >
+            {t`Confirm number`}
+          </button>
+        </div>
+      )}
+      {error && (
         <p className="form-error" role="alert">
-          {update.error.message}
+          {error.message}
         </p>
       )}
       {saved && (
@@ -79,7 +120,7 @@ function ProfileForm(props: { name: string; phone: string | null; email: string 
           <Trans>Changes saved successfully!</Trans>
         </p>
       )}
-      <button className="button" type="submit" disabled={update.isPending}>
+      <button className="button" type="submit" disabled={update.isPending || requestCode.isPending}>
         {t`Save`}
       </button>
     </form>

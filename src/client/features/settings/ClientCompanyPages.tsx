@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { clientInviteInput } from '../../../shared/schemas/company';
 import { trpc } from '../../trpc';
+import { Badge, Button } from '../../ui';
 import { FormError, FormNotice } from '../../ui/Form';
 import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
@@ -69,7 +70,8 @@ function ClientList({ domain }: { domain: string }) {
                 <td>{c.email}</td>
                 <td>{i18n.date(c.invitedAt, { dateStyle: 'short' })}</td>
                 <td>
-                  <ClientStateBadge accepted={c.accepted} />
+                  <ClientStateBadge state={c.state} needsConfirmation={c.needsConfirmation} />
+                  {c.canConfirm && <ConfirmClientButton domain={domain} clientDomain={c.clientDomain} name={c.name} />}
                 </td>
               </tr>
             ))}
@@ -80,15 +82,63 @@ function ClientList({ domain }: { domain: string }) {
   );
 }
 
-function ClientStateBadge({ accepted }: { accepted: boolean }) {
-  return accepted ? (
-    <span className="badge badge-ok">
-      <Trans>Accepted</Trans>
-    </span>
-  ) : (
-    <span className="badge badge-warn">
+type LinkState = ClientRow['state'];
+
+/**
+ * Where a link stands. A domain invited before it existed also waits for this company to confirm
+ * whoever registered it ('needsConfirmation'), before or after that company accepts.
+ */
+function ClientStateBadge({ state, needsConfirmation = false }: { state: LinkState; needsConfirmation?: boolean }) {
+  if (state === 'accepted') {
+    return (
+      <Badge tone="ok">
+        <Trans>Accepted</Trans>
+      </Badge>
+    );
+  }
+  if (needsConfirmation) {
+    return (
+      <Badge tone="warn">
+        {state === 'awaitingConfirmation' ? <Trans>Accepted, waiting for your confirmation</Trans> : <Trans>Invitation pending, to be confirmed</Trans>}
+      </Badge>
+    );
+  }
+  if (state === 'awaitingConfirmation') {
+    return (
+      <Badge tone="warn">
+        <Trans>Waiting for the inviting company to confirm</Trans>
+      </Badge>
+    );
+  }
+  return (
+    <Badge tone="warn">
       <Trans>Invitation pending</Trans>
-    </span>
+    </Badge>
+  );
+}
+
+/**
+ * The domain did not exist when it was invited: the company that registered it since is shown by
+ * name, and becomes a client only once an administrator here confirms it is the one they meant.
+ */
+function ConfirmClientButton({ domain, clientDomain, name }: { domain: string; clientDomain: string; name: string }) {
+  const { t } = useLingui();
+  const serverText = useServerText();
+  const utils = trpc.useUtils();
+  const confirm = trpc.clients.confirm.useMutation({ onSuccess: () => utils.clients.list.invalidate({ domain }) });
+  return (
+    <>
+      <Button
+        variant="secondary"
+        size="small"
+        isPending={confirm.isPending}
+        aria-label={t`Confirm ${name || clientDomain} (${clientDomain}) as your client`}
+        onPress={() => confirm.mutate({ domain, clientDomain })}
+      >
+        <Trans>Confirm</Trans>
+      </Button>
+      <FormError message={confirm.error ? serverText(confirm.error.message) : null} />
+    </>
   );
 }
 
@@ -228,7 +278,8 @@ function ClientEditor({ domain, clientDomain }: { domain: string; clientDomain: 
           <Trans>State</Trans>
         </dt>
         <dd>
-          <ClientStateBadge accepted={client.accepted} />
+          <ClientStateBadge state={client.state} needsConfirmation={client.needsConfirmation} />
+          {client.canConfirm && <ConfirmClientButton domain={domain} clientDomain={client.clientDomain} name={client.name} />}
         </dd>
         <dt>
           <Trans>Invited on</Trans>
@@ -243,6 +294,11 @@ function ClientEditor({ domain, clientDomain }: { domain: string; clientDomain: 
           </>
         )}
       </dl>
+      {client.needsConfirmation && (
+        <p className="muted">
+          <Trans>This domain did not exist when you invited it. Whoever registers it becomes your client only after you confirm it is the company you meant.</Trans>
+        </p>
+      )}
       {client.accepted ? (
         <p className="muted">
           <Trans>Invitation accepted by {client.email}.</Trans>
@@ -295,7 +351,11 @@ function IncomingInvitations({ domain }: { domain: string }) {
       <FormError message={accept.error ? serverText(accept.error.message) : null} />
       {accept.data && (
         <FormNotice>
-          <Trans>You are now a client of {accept.data.originName}.</Trans>
+          {accept.data.accepted ? (
+            <Trans>You are now a client of {accept.data.originName}.</Trans>
+          ) : (
+            <Trans>Accepted. {accept.data.originName} still has to confirm your company.</Trans>
+          )}
         </FormNotice>
       )}
       {invitations.isPending && <Spinner />}
@@ -314,8 +374,8 @@ function IncomingInvitations({ domain }: { domain: string }) {
                 <Trans>Invited on {i18n.date(inv.invitedAt, { dateStyle: 'short' })}</Trans>
               </div>
             </div>
-            {inv.accepted ? (
-              <ClientStateBadge accepted />
+            {inv.state !== 'pending' ? (
+              <ClientStateBadge state={inv.state} />
             ) : (
               <button
                 type="button"

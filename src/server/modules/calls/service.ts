@@ -206,7 +206,9 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
   const callees = isLive ? [] : conversation!.participants.filter((p) => p.userId !== actor.userId);
   const refusal = callStartRefusal({ company: actor.company, callees: callees.map(calleeChannel), isLive });
   if (refusal) fail(refusal.code, refusal.message);
-  // What the request itself cannot do is answered first; then whether this server can hold a call.
+  // What the request itself cannot do is answered first; then whether this server can hold a call
+  // (a voice call says so in the spec's words).
+  if (!deps.hub.rooms && input.type === CALL_TYPE.voice && !isLive) fail('PRECONDITION_FAILED', M.voiceCallStartFailed);
   requireRooms(deps);
   if ((await busyUsers(db, [actor.userId])).size) fail('CONFLICT', M.alreadyInCall);
   if (isLive) {

@@ -10,5 +10,7 @@ export const clientsRouter = router({
   invite: adminProcedure.meta({ rate: 'invites' }).input(clientInviteInput).mutation(({ ctx, input }) => clients.inviteClient({ ...ctx, publicUrl: ctx.config.publicUrl }, input)),
   /** By an admin of the client company: `domain` is the client, `originDomain` the inviter. */
   accept: adminProcedure.input(clientAcceptInput).mutation(({ ctx, input }) => clients.acceptClientInvitation(ctx, input.originDomain)),
+  /** By an admin of the inviting company: vouches for whoever registered a domain invited before it existed. */
+  confirm: adminProcedure.input(clientRemoveInput).mutation(({ ctx, input }) => clients.confirmClient(ctx, input.clientDomain)),
   remove: adminProcedure.input(clientRemoveInput).mutation(({ ctx, input }) => clients.removeClient(ctx, input.clientDomain)),
 });

@@ -17,5 +17,5 @@ export const companyRouter = router({
   /** For /i/selectCompany. */
   mine: authedProcedure.query(({ ctx }) => company.listMyCompanies(ctx.db, ctx.user)),
   select: memberProcedure.mutation(({ ctx }) => company.selectCompany(ctx)),
-  join: authedProcedure.meta({ rate: 'joinRequests' }).input(joinCompanyInput).mutation(({ ctx, input }) => company.joinCompany(ctx, ctx.user, input.domain)),
+  join: authedProcedure.meta({ rate: 'joinRequests' }).input(joinCompanyInput).mutation(({ ctx, input }) => company.joinCompany({ ...ctx, publicUrl: ctx.config.publicUrl }, ctx.user, input.domain)),
 });

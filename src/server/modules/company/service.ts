@@ -12,9 +12,12 @@ import type { RegistrationStep } from '../../../shared/realtime';
 import { COMPANY_MESSAGES as M, type registerCompanyInput } from '../../../shared/schemas/company';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
+import type { Mailer } from '../../mail';
 import type { Realtime } from '../../realtime';
 import { AccessError } from '../../trpc';
 import { activeAdminUserIds, announceMembersChanged, createNotifications, pushNotifications } from '../notifications/service';
+import { hit, LIMITS, RateLimitedError } from '../identity/rate-limit';
+import { sendVerificationEmail } from '../identity/service';
 import { memberPermissions } from '../profiles/permissions';
 
 /** The company-scoped service context: the member procedure has already resolved both. */
@@ -249,6 +252,35 @@ export interface JoinDeps {
   db: Db;
   realtime: Realtime;
   clock: Clock;
+  mailer: Mailer;
+  publicUrl: string;
+}
+
+/**
+ * An e-mail invitation belongs to whoever owns the address: an account that only typed that
+ * address (not verified) is sent the verification link now and refused until it follows it,
+ * whatever AppConfig.verifyEmail says for the rest of the app.
+ */
+async function requireVerifiedForMailInvite(deps: JoinDeps, user: User, company: Company, email: string | null): Promise<void> {
+  if (!email || user.emailVerifiedAt) return;
+  const [member, mailInvite] = await Promise.all([
+    deps.db.member.findUnique({ where: { companyId_userId: { companyId: company.id, userId: user.id } } }),
+    deps.db.invite.findFirst({
+      where: { companyId: company.id, cancelled: false, approved: true, accepted: false, email: { not: null }, OR: [{ userId: user.id }, { email }] },
+      select: { id: true },
+    }),
+  ]);
+  if (!mailInvite) return;
+  const state = member ? memberState(member) : null;
+  if (state === 'active' || state === 'blocked') return;
+  try {
+    await hit(deps.db, `verify:user:${user.id}`, LIMITS.verificationPerUser, deps.clock.now());
+    await sendVerificationEmail(deps, user, `/${company.domain}/invite`);
+  } catch (err) {
+    // Over the limit, the mails already sent are still valid: the refusal below says what to do.
+    if (!(err instanceof RateLimitedError)) throw err;
+  }
+  throw new AccessError({ code: 'FORBIDDEN', reason: 'emailUnverified', message: ACCESS_MESSAGES.emailUnverified });
 }
 
 /** Finds (or makes) the one invite row of this user in this company, merging an e-mail invite into it. */
@@ -287,6 +319,7 @@ export async function joinCompany(deps: JoinDeps, user: User, domain: string): P
   if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: M.domainNotFound });
   const now = deps.clock.now();
   const email = user.email?.toLowerCase() ?? null;
+  await requireVerifiedForMailInvite(deps, user, company, email);
 
   const result = await deps.db.$transaction(async (tx) => {
     await lockCompany(tx, company.id);

@@ -4,6 +4,8 @@ import {
   accountUpdateInput,
   guestInput,
   redirectSchema,
+  phoneChangeConfirmInput,
+  phoneChangeRequestInput,
   phoneCodeRequestInput,
   phoneCodeVerifyInput,
   recoveryRequestInput,
@@ -25,11 +27,17 @@ const deps = (ctx: Ctx): identity.IdentityDeps => ({
   mailer: ctx.mailer,
   sms: ctx.sms,
   publicUrl: ctx.config.publicUrl,
+  log: ctx.logger,
 });
 const meta = (ctx: Ctx): identity.RequestMeta => ({ ip: ctx.req.ip ?? 'unknown', userAgent: ctx.req.get('user-agent') });
 
-/** Sets the session cookie and answers what the client needs to know about the user. */
-async function signedIn(ctx: Ctx, result: identity.SignedIn) {
+/**
+ * Sets the session cookie and answers what the client needs to know about the user. The session
+ * the browser came with ends: no token outlives a change of identity (a fixed or stolen
+ * anonymous or guest token must not follow its holder into the account).
+ */
+async function signedIn(ctx: Ctx & { session: { id: string } | null }, result: identity.SignedIn) {
+  if (ctx.session) await identity.signOut(ctx.db, ctx.session.id);
   ctx.res.cookie(SESSION_COOKIE, result.token, sessionCookieOptions(result.expiresAt, ctx.config.publicUrl.startsWith('https:')));
   return identity.describeMe(ctx.db, result.user);
 }
@@ -73,5 +81,10 @@ export const accountRouter = router({
     if (input.id === ctx.session.id) ctx.res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   }),
+  /** Sends the code to a number to be added or to replace the current one. */
+  requestPhoneChange: authedProcedure.input(phoneChangeRequestInput).mutation(({ ctx, input }) => identity.requestPhoneCode(deps(ctx), input.phone, meta(ctx))),
+  confirmPhoneChange: authedProcedure
+    .input(phoneChangeConfirmInput)
+    .mutation(async ({ ctx, input }) => identity.describeMe(ctx.db, await identity.confirmPhoneChange(deps(ctx), ctx.user, input, meta(ctx)))),
   update: authedProcedure.input(accountUpdateInput).mutation(async ({ ctx, input }) => identity.describeMe(ctx.db, await identity.updateAccount(ctx.db, ctx.user, input))),
 });

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import argon2 from 'argon2';
 import type { z } from 'zod';
-import type { User } from '../../../generated/prisma/client';
+import type { Prisma, User } from '../../../generated/prisma/client';
 import { GUEST_ACCOUNT_TTL_MS } from '../../../shared/constants';
 import { resendWaitMs } from '../../../shared/domain/countdown';
 import {
@@ -20,7 +19,8 @@ import { passwordResetMail, verificationMail } from '../../mail/templates';
 import type { SmsSender } from '../../sms';
 import { moveCallRows } from '../calls/service';
 import { moveChatRows } from '../chat/service';
-import { hit, LIMITS, RateLimitedError } from './rate-limit';
+import { assertAcceptablePassword, hashPassword, verifyPassword } from './passwords';
+import { clearSignInAttempts, hit, LIMITS, RateLimitedError, SIGN_IN_PAIR_PREFIX, takeSignInAttempt } from './rate-limit';
 import { createSession } from './sessions';
 
 export interface IdentityDeps {
@@ -29,6 +29,8 @@ export interface IdentityDeps {
   mailer: Mailer;
   sms: SmsSender;
   publicUrl: string;
+  /** Where a mail sent in the background reports its failure. */
+  log?: { error(obj: object, msg: string): void };
 }
 /** Who is asking and from where: the rate limits and the session list need it. */
 export interface RequestMeta {
@@ -49,7 +51,6 @@ const PHONE_CODE_MAX_FAILURES = 5;
 const PHONE_ATTEMPT_WINDOW_MS = 60 * 60_000;
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
-const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });
 
 async function startSession(deps: IdentityDeps, user: User, meta: RequestMeta): Promise<SignedIn> {
   const { token, expiresAt } = await createSession(deps.db, user.id, meta, deps.clock.now());
@@ -68,9 +69,12 @@ export async function signInAnonymously(deps: IdentityDeps, meta: RequestMeta): 
 export async function signInAsGuest(deps: IdentityDeps, caller: User | null, name: string, meta: RequestMeta): Promise<SignedIn> {
   await hit(deps.db, `guest:ip:${meta.ip}`, LIMITS.guestPerIp, deps.clock.now());
   const guestExpiresAt = new Date(deps.clock.now().getTime() + GUEST_ACCOUNT_TTL_MS);
-  const user = caller?.anonymous
-    ? await deps.db.user.update({ where: { id: caller.id }, data: { anonymous: false, name, guestExpiresAt } })
-    : await deps.db.user.create({ data: { name, guestExpiresAt } });
+  if (!caller?.anonymous) return startSession(deps, await deps.db.user.create({ data: { name, guestExpiresAt } }), meta);
+  // A new identity gets a new token: the anonymous one must not open the guest account.
+  const [user] = await deps.db.$transaction([
+    deps.db.user.update({ where: { id: caller.id }, data: { anonymous: false, name, guestExpiresAt } }),
+    deps.db.session.deleteMany({ where: { userId: caller.id } }),
+  ]);
   return startSession(deps, user, meta);
 }
 
@@ -89,6 +93,7 @@ export async function purgeExpiredGuests(deps: Pick<IdentityDeps, 'db' | 'clock'
  */
 export async function signUp(deps: IdentityDeps, caller: User | null, input: z.output<typeof signUpInput>, meta: RequestMeta): Promise<SignedIn> {
   await hit(deps.db, `signup:ip:${meta.ip}`, LIMITS.signUpPerIp, deps.clock.now());
+  assertAcceptablePassword(input.password, input.email);
   const passwordHash = await hashPassword(input.password);
   const data = { name: input.name, email: input.email, passwordHash, anonymous: false, guestExpiresAt: null };
   let user: User;
@@ -106,16 +111,22 @@ export async function signUp(deps: IdentityDeps, caller: User | null, input: z.o
   return startSession(deps, user, meta);
 }
 
-/** Signs in; an anonymous caller's conversations and participations move to the account. */
+/**
+ * Signs in; an anonymous caller's conversations and participations move to the account.
+ * An unknown e-mail and a wrong password get the same answer after the same work (a password
+ * hash is checked either way), and the same throttle: the answer never says whether the account
+ * exists (docs/decisions.md).
+ */
 export async function signIn(deps: IdentityDeps, caller: User | null, input: z.output<typeof signInInput>, meta: RequestMeta): Promise<SignedIn> {
   const now = deps.clock.now();
   await hit(deps.db, `signin:ip:${meta.ip}`, LIMITS.signInPerIp, now);
-  await hit(deps.db, `signin:account:${input.email}`, LIMITS.signInPerAccount, now);
+  const throttleKey = `${SIGN_IN_PAIR_PREFIX}${input.email}:${meta.ip}`;
+  await takeSignInAttempt(deps.db, throttleKey, now);
   const user = await deps.db.user.findUnique({ where: { email: input.email } });
-  if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: M.userNotFound });
-  if (!user.passwordHash || !(await argon2.verify(user.passwordHash, input.password))) {
+  if (!(await verifyPassword(user?.passwordHash, input.password)) || !user) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: M.invalidPassword });
   }
+  await clearSignInAttempts(deps.db, throttleKey);
   if (caller?.anonymous && caller.id !== user.id) await mergeAnonymousUser(deps.db, caller.id, user.id);
   return startSession(deps, user, meta);
 }
@@ -142,7 +153,9 @@ export async function mergeAnonymousUser(db: Db, fromId: string, toId: string): 
 
 // ---- single-use links by e-mail ---------------------------------------------------------------
 
-async function issueToken(deps: IdentityDeps, userId: string, purpose: 'passwordReset' | 'emailVerification', ttlMs: number) {
+type MailDeps = Pick<IdentityDeps, 'db' | 'clock' | 'mailer' | 'publicUrl'>;
+
+async function issueToken(deps: MailDeps, userId: string, purpose: 'passwordReset' | 'emailVerification', ttlMs: number) {
   const token = randomBytes(32).toString('base64url');
   await deps.db.authToken.create({
     data: { id: sha256(token), userId, purpose, createdAt: deps.clock.now(), expiresAt: new Date(deps.clock.now().getTime() + ttlMs) },
@@ -163,18 +176,27 @@ async function consumeToken(deps: IdentityDeps, token: string, purpose: 'passwor
   return row.user;
 }
 
+/**
+ * Mails a reset link when the address has an account. The answer is the same either way, and the
+ * mail leaves in the background, so neither the text nor the time tells whether it exists.
+ */
 export async function requestPasswordReset(deps: IdentityDeps, email: string, meta: RequestMeta): Promise<void> {
   const now = deps.clock.now();
   await hit(deps.db, `recovery:ip:${meta.ip}`, LIMITS.signInPerIp, now);
   await hit(deps.db, `recovery:account:${email}`, LIMITS.recoveryPerAccount, now);
   const user = await deps.db.user.findUnique({ where: { email } });
-  if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: M.userNotFound });
+  if (!user) return;
   const token = await issueToken(deps, user.id, 'passwordReset', RESET_TTL_MS);
-  await deps.mailer.send(passwordResetMail({ to: email, name: user.name, link: `${deps.publicUrl}/i/login/mail/recovery?token=${token}` }));
+  deps.mailer
+    .send(passwordResetMail({ to: email, name: user.name, link: `${deps.publicUrl}/i/login/mail/recovery?token=${token}` }))
+    .catch((err: unknown) => deps.log?.error({ err }, 'password reset mail failed'));
 }
 
 /** Sets the new password, ends every old session, and signs this browser in. */
 export async function resetPassword(deps: IdentityDeps, input: z.output<typeof resetPasswordInput>, meta: RequestMeta): Promise<SignedIn> {
+  // Checked before the link is spent, so a refused password does not cost the link.
+  const pending = await deps.db.authToken.findUnique({ where: { id: sha256(input.token) }, select: { purpose: true, user: { select: { email: true } } } });
+  if (pending?.purpose === 'passwordReset') assertAcceptablePassword(input.password, pending.user.email);
   const user = await consumeToken(deps, input.token, 'passwordReset');
   const passwordHash = await hashPassword(input.password);
   const [updated] = await deps.db.$transaction([
@@ -184,7 +206,7 @@ export async function resetPassword(deps: IdentityDeps, input: z.output<typeof r
   return startSession(deps, updated, meta);
 }
 
-export async function sendVerificationEmail(deps: IdentityDeps, user: User, redirect = '/i/recent'): Promise<void> {
+export async function sendVerificationEmail(deps: MailDeps, user: User, redirect = '/i/recent'): Promise<void> {
   if (!user.email) throw new TRPCError({ code: 'BAD_REQUEST', message: M.invalidEmail });
   const token = await issueToken(deps, user.id, 'emailVerification', VERIFY_TTL_MS);
   const link = `${deps.publicUrl}/i/emailVerification?token=${token}&redirect=${encodeURIComponent(redirect)}`;
@@ -219,8 +241,8 @@ export async function requestPhoneCode(deps: IdentityDeps, phone: string, meta: 
   return { attempt, resendInMs: resendWaitMs(attempt) };
 }
 
-/** Signs in (or up) with the code; an anonymous caller becomes, or merges into, that account. */
-export async function verifyPhoneCode(deps: IdentityDeps, caller: User | null, input: z.output<typeof phoneCodeVerifyInput>, meta: RequestMeta): Promise<SignedIn> {
+/** Spends the newest pending code of `phone` when `code` matches it; the SMS proof of the number. */
+async function consumePhoneCode(deps: IdentityDeps, input: z.output<typeof phoneCodeVerifyInput>, meta: RequestMeta): Promise<void> {
   const now = deps.clock.now();
   await hit(deps.db, `signin:ip:${meta.ip}`, LIMITS.signInPerIp, now);
   const pending = await deps.db.phoneCode.findFirst({ where: { phone: input.phone, usedAt: null }, orderBy: { createdAt: 'desc' } });
@@ -235,17 +257,47 @@ export async function verifyPhoneCode(deps: IdentityDeps, caller: User | null, i
   }
   const { count } = await deps.db.phoneCode.updateMany({ where: { id: pending.id, usedAt: null }, data: { usedAt: now } });
   if (count !== 1) throw new TRPCError({ code: 'BAD_REQUEST', message: M.codeExpired });
+}
 
-  let user = await deps.db.user.findUnique({ where: { phone: input.phone } });
-  if (user) {
-    if (caller?.anonymous && caller.id !== user.id) await mergeAnonymousUser(deps.db, caller.id, user.id);
-  } else if (caller?.anonymous) {
-    user = await deps.db.user.update({ where: { id: caller.id }, data: { phone: input.phone, anonymous: false } });
-    await deps.db.session.deleteMany({ where: { userId: user.id } });
-  } else {
-    user = await deps.db.user.create({ data: { phone: input.phone } });
-  }
+/**
+ * The account that proved `phone`, if any. A number only typed on some account (never proven)
+ * is taken off it: the number belongs to whoever proves it, and that account must never be
+ * reachable by phone sign-in.
+ */
+async function provenPhoneOwner(tx: Prisma.TransactionClient, phone: string): Promise<User | null> {
+  const holder = await tx.user.findUnique({ where: { phone } });
+  if (!holder || holder.phoneVerifiedAt) return holder;
+  await tx.user.update({ where: { id: holder.id }, data: { phone: null, phoneVerifiedAt: null } });
+  return null;
+}
+
+/** Signs in (or up) with the code; an anonymous caller becomes, or merges into, that account. */
+export async function verifyPhoneCode(deps: IdentityDeps, caller: User | null, input: z.output<typeof phoneCodeVerifyInput>, meta: RequestMeta): Promise<SignedIn> {
+  await consumePhoneCode(deps, input, meta);
+  const now = deps.clock.now();
+  const { user, merge } = await deps.db.$transaction(async (tx) => {
+    const owner = await provenPhoneOwner(tx, input.phone);
+    if (owner) return { user: owner, merge: caller?.anonymous && caller.id !== owner.id };
+    if (caller?.anonymous) {
+      const user = await tx.user.update({ where: { id: caller.id }, data: { phone: input.phone, phoneVerifiedAt: now, anonymous: false } });
+      await tx.session.deleteMany({ where: { userId: user.id } });
+      return { user, merge: false };
+    }
+    return { user: await tx.user.create({ data: { phone: input.phone, phoneVerifiedAt: now } }), merge: false };
+  });
+  if (merge) await mergeAnonymousUser(deps.db, caller!.id, user.id);
   return startSession(deps, user, meta);
+}
+
+/** Adding or changing the account's phone: the number is attached only once its code comes back. */
+export async function confirmPhoneChange(deps: IdentityDeps, user: User, input: z.output<typeof phoneCodeVerifyInput>, meta: RequestMeta): Promise<User> {
+  await consumePhoneCode(deps, input, meta);
+  return deps.db.$transaction(async (tx) => {
+    const owner = await provenPhoneOwner(tx, input.phone);
+    // Proven by another account too: that account signs in with it; it is not taken from it.
+    if (owner && owner.id !== user.id) throw new TRPCError({ code: 'CONFLICT', message: M.phoneInUse });
+    return tx.user.update({ where: { id: user.id }, data: { phone: input.phone, phoneVerifiedAt: deps.clock.now() } });
+  });
 }
 
 // ---- the account page -------------------------------------------------------------------------
@@ -267,23 +319,23 @@ export async function revokeSession(db: Db, userId: string, sessionId: string): 
   await db.session.deleteMany({ where: { id: sessionId, userId } });
 }
 
+/**
+ * The account page. The phone can be removed here or sent back unchanged; a new number goes
+ * through requestPhoneCode + confirmPhoneChange, so no one attaches a number they do not hold.
+ */
 export async function updateAccount(db: Db, user: User, input: z.output<typeof accountUpdateInput>): Promise<User> {
   const settings = input.settings ? { ...(user.settings as Record<string, unknown>), ...input.settings } : undefined;
-  try {
-    return await db.user.update({
-      where: { id: user.id },
-      data: {
-        name: input.name,
-        phone: input.phone === '' ? null : input.phone,
-        language: input.language,
-        presence: input.presence,
-        settings,
-      },
-    });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') throw new TRPCError({ code: 'CONFLICT', message: 'This phone number is already in use' });
-    throw err;
-  }
+  if (input.phone && input.phone !== user.phone) throw new TRPCError({ code: 'BAD_REQUEST', message: M.phoneNeedsCode });
+  return db.user.update({
+    where: { id: user.id },
+    data: {
+      name: input.name,
+      ...(input.phone === '' ? { phone: null, phoneVerifiedAt: null } : {}),
+      language: input.language,
+      presence: input.presence,
+      settings,
+    },
+  });
 }
 
 /** The signed-in user as the client sees it: never the password hash. */
@@ -299,6 +351,7 @@ export async function describeMe(db: Db, user: User | null) {
       name: user.name,
       email: user.email,
       phone: user.phone,
+      phoneVerified: user.phoneVerifiedAt !== null,
       anonymous: user.anonymous,
       guest: user.guestExpiresAt !== null,
       guestExpiresAt: user.guestExpiresAt,

@@ -171,10 +171,11 @@ export async function inviteByEmail(deps: InviteDeps, email: string): Promise<{ 
 
 // ---- the user's own invites -------------------------------------------------------------------
 
+/** Invites sent to an address count as the user's only once the user proved the address. */
 const myInvitesWhere = (user: User): Prisma.InviteWhereInput => ({
   cancelled: false,
   accepted: false,
-  OR: [{ userId: user.id }, ...(user.email ? [{ email: user.email.toLowerCase(), userId: null }] : [])],
+  OR: [{ userId: user.id }, ...(user.email && user.emailVerifiedAt ? [{ email: user.email.toLowerCase(), userId: null }] : [])],
 });
 
 /**

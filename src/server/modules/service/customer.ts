@@ -168,7 +168,7 @@ async function asCustomer(db: Db, userId: string, conversationId: string) {
   const conversation = await db.conversation.findUnique({ where: { id: conversationId }, include: { company: true } });
   if (!conversation || !REQUEST_TYPES.includes(conversation.type)) throw fail('NOT_FOUND', M.conversationNotFound);
   const me = await db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } } });
-  if (!me) throw fail('FORBIDDEN', M.notParticipant);
+  if (!me) throw fail('FORBIDDEN', M.invalidAccess);
   if (me.removed) throw fail('FORBIDDEN', M.removed);
   return { conversation, company: conversation.company, me };
 }
