@@ -76,3 +76,18 @@ export async function findIsolationViolations(
   }
   return violations;
 }
+
+/** Input keys that name something a person reaches through their own participation in a company's conversations. */
+export const PARTICIPATION_KEYS = ['conversationId', 'callId', 'formId', 'recordingId'] as const;
+
+/**
+ * Every procedure that takes a conversation, call, filled form or call recording must ask "may this
+ * person act for that company now": participant level (or member/admin, which ask it by domain).
+ * A procedure on public or authed with such an input would let a blocked member through.
+ */
+export function participantLevelViolations(procedures: ProcedureInfo[]): string[] {
+  return procedures
+    .filter((p) => PARTICIPATION_KEYS.some((k) => p.inputKeys.includes(k)))
+    .filter((p) => p.level !== 'participant' && p.level !== 'member' && p.level !== 'admin')
+    .map((p) => `${p.path}: reaches a company through ${PARTICIPATION_KEYS.filter((k) => p.inputKeys.includes(k)).join(', ')} but is "${p.level}"`);
+}

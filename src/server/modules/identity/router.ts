@@ -25,6 +25,7 @@ const deps = (ctx: Ctx): identity.IdentityDeps => ({
   mailer: ctx.mailer,
   sms: ctx.sms,
   publicUrl: ctx.config.publicUrl,
+  realtime: ctx.realtime,
 });
 const meta = (ctx: Ctx): identity.RequestMeta => ({ ip: ctx.req.ip ?? 'unknown', userAgent: ctx.req.get('user-agent') });
 
@@ -43,7 +44,7 @@ export const authRouter = router({
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signUp(deps(ctx), ctx.user, input, meta(ctx)))),
   signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signIn(deps(ctx), ctx.user, input, meta(ctx)))),
   signOut: authedProcedure.mutation(async ({ ctx }) => {
-    await identity.signOut(ctx.db, ctx.session.id);
+    await identity.signOut(ctx, ctx.session.id);
     ctx.res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   }),
@@ -69,7 +70,7 @@ export const authRouter = router({
 export const accountRouter = router({
   sessions: authedProcedure.query(({ ctx }) => identity.listSessions(ctx.db, ctx.user.id, ctx.session.id)),
   revokeSession: authedProcedure.input(z.object({ id: z.string().max(128) })).mutation(async ({ ctx, input }) => {
-    await identity.revokeSession(ctx.db, ctx.user.id, input.id);
+    await identity.revokeSession(ctx, ctx.user.id, input.id);
     if (input.id === ctx.session.id) ctx.res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   }),

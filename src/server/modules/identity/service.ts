@@ -13,6 +13,7 @@ import {
   type signInInput,
   type signUpInput,
 } from '../../../shared/schemas/identity';
+import type { Realtime } from '../../realtime';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Mailer } from '../../mail';
@@ -29,6 +30,8 @@ export interface IdentityDeps {
   mailer: Mailer;
   sms: SmsSender;
   publicUrl: string;
+  /** Ends the sockets of sessions that end here (sign-out, revocation, password reset). */
+  realtime: Pick<Realtime, 'endSessions' | 'endUserSockets'>;
 }
 /** Who is asking and from where: the rate limits and the session list need it. */
 export interface RequestMeta {
@@ -120,8 +123,10 @@ export async function signIn(deps: IdentityDeps, caller: User | null, input: z.o
   return startSession(deps, user, meta);
 }
 
-export async function signOut(db: Db, sessionId: string): Promise<void> {
-  await db.session.deleteMany({ where: { id: sessionId } });
+/** The session ends on every channel: its next HTTP call and its open sockets, on every instance. */
+export async function signOut(deps: Pick<IdentityDeps, 'db' | 'realtime'>, sessionId: string): Promise<void> {
+  await deps.db.session.deleteMany({ where: { id: sessionId } });
+  deps.realtime.endSessions([sessionId]);
 }
 
 /**
@@ -181,6 +186,8 @@ export async function resetPassword(deps: IdentityDeps, input: z.output<typeof r
     deps.db.user.update({ where: { id: user.id }, data: { passwordHash } }),
     deps.db.session.deleteMany({ where: { userId: user.id } }),
   ]);
+  // Whoever held the old password may hold a session: every one ends, sockets included.
+  deps.realtime.endUserSockets(user.id);
   return startSession(deps, updated, meta);
 }
 
@@ -262,9 +269,10 @@ export async function listSessions(db: Db, userId: string, currentSessionId: str
   }));
 }
 
-export async function revokeSession(db: Db, userId: string, sessionId: string): Promise<void> {
-  // Scoped by user: a session id of someone else revokes nothing.
-  await db.session.deleteMany({ where: { id: sessionId, userId } });
+export async function revokeSession(deps: Pick<IdentityDeps, 'db' | 'realtime'>, userId: string, sessionId: string): Promise<void> {
+  // Scoped by user: a session id of someone else revokes nothing, and closes none of its sockets.
+  const { count } = await deps.db.session.deleteMany({ where: { id: sessionId, userId } });
+  if (count) deps.realtime.endSessions([sessionId]);
 }
 
 export async function updateAccount(db: Db, user: User, input: z.output<typeof accountUpdateInput>): Promise<User> {
