@@ -20,6 +20,7 @@ import { listProcedures, participantLevelViolations } from '../helpers/procedure
 import { startTestServer, type TestServer } from '../helpers/server';
 import { customer, personFor, serviceCompany, until } from '../helpers/service';
 import { startSmtpServer } from '../helpers/smtp';
+import { budget } from '../helpers/time';
 import { callProcedure } from '../helpers/trpc';
 
 const { bin } = resolveWorkerBin(process.env.MEDIASOUP_WORKER_BIN);
@@ -63,7 +64,12 @@ async function tabOn(server: TestServer, cookie: string): Promise<ClientSocket> 
 
 /** The ids of the sockets in a room, over both instances (asked of A, answered through the adapter). */
 const inRoom = async (room: string) => (await a.server.io.in(room).fetchSockets()).map((s) => s.id).sort();
-const disconnected = (socket: ClientSocket) => new Promise<string>((resolve) => socket.once('disconnect', resolve));
+/** Resolves with the reason the socket was closed; fails after the budget instead of hanging. */
+const disconnected = (socket: ClientSocket) =>
+  new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the socket was not closed')), budget(10_000));
+    socket.once('disconnect', (reason) => (clearTimeout(timer), resolve(reason)));
+  });
 
 describe('blocked or removed: access ends on every channel, on every instance', () => {
   it('every procedure reached through a conversation, call, form or recording declares the participant level (or member/admin)', () => {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
 import { decideAccess } from '../company/access';
+import { notRefusedBy } from './context';
 import { trackPresence } from './presence';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -42,7 +43,7 @@ export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; re
       conversationCompany.set(conversationId, me.conversation.companyId);
     }
     const others = await deps.db.participant.findMany({
-      where: { conversationId, removed: false, NOT: { userId }, user: { memberships: { none: { companyId: conversationCompany.get(conversationId), OR: [{ blocked: true }, { removed: true }] } } } },
+      where: { conversationId, removed: false, NOT: { userId }, user: notRefusedBy(conversationCompany.get(conversationId)!) },
       select: { userId: true },
     });
     for (const other of others) deps.realtime.toUser(other.userId, 'typing', { conversationId, userId });
