@@ -34,7 +34,7 @@ describe('tenant isolation across the whole app router', () => {
     for (const path of Object.keys(NON_MEMBER_COMPANY_PROCEDURES)) {
       const p = procedures.find((x) => x.path === path);
       expect(p, path).toBeDefined();
-      expect(['public', 'authed'], path).toContain(p!.level);
+      expect(['public', 'authed', 'participant'], path).toContain(p!.level);
     }
   });
 

@@ -92,6 +92,11 @@ describe('blocked or removed: access ends on every channel, on every instance', 
 
     const refused = await bruno.attempt('customer.send', { conversationId, clientId: 'after', text: 'after the block' });
     expect(refused.error).toMatchObject({ code: 'FORBIDDEN', message: ACCESS_MESSAGES.blocked, data: { access: 'blocked' } });
+    // Nor can he come round as a new customer of the company that blocked him.
+    expect((await bruno.attempt('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Bruno', text: 'de novo' })).error).toMatchObject({
+      code: 'FORBIDDEN',
+      data: { access: 'blocked' },
+    });
     const onB = personFor(b, bruno.userId, bruno.cookie, sockets);
     expect((await onB.attempt('customer.messages', { conversationId }, 'query')).error).toMatchObject({ code: 'FORBIDDEN', data: { access: 'blocked' } });
 

@@ -60,13 +60,18 @@ const uuidOf = (input: Record<string, unknown>, key: string) => {
 };
 
 /**
- * The company a participant-level input reaches: through the conversation, call, filled form or
- * call recording it names (the first one present). null when it names none that exists; the
+ * The company a participant-level input reaches: the company it names by domain, or the one of the
+ * conversation, call, filled form or call recording it names (the first one present). null when it names none that exists; the
  * procedure then answers its own NOT_FOUND.
  */
 export async function companyOfSubject(db: Db, input: unknown): Promise<string | null> {
   if (!input || typeof input !== 'object') return null;
   const i = input as Record<string, unknown>;
+  // A customer's request names the company itself (customer.request, contactUs, openServices).
+  if (typeof i.domain === 'string' && i.domain.length <= 253) {
+    const [company] = await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Company" WHERE "domain" = ${i.domain}`;
+    return company?.id ?? null;
+  }
   const conversationId = uuidOf(i, 'conversationId');
   const callId = uuidOf(i, 'callId');
   const formId = uuidOf(i, 'formId');
