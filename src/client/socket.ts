@@ -10,6 +10,15 @@ let socket: AppSocket | undefined;
  * the handshake needs the session cookie, so whoever knows the user is signed in calls connect().
  */
 export function getSocket(): AppSocket {
-  socket ??= io({ path: '/socket.io', withCredentials: true, autoConnect: false });
+  if (!socket) {
+    const created: AppSocket = io({ path: '/socket.io', withCredentials: true, autoConnect: false });
+    // The server closes the sockets of a session that ends. When the tab itself changed identity
+    // (signed in, became a guest) it now holds a new session cookie: connect again with it. A
+    // session ended elsewhere has no successor, and the handshake refuses that one attempt.
+    created.on('disconnect', (reason) => {
+      if (reason === 'io server disconnect') setTimeout(() => created.connect(), 0);
+    });
+    socket = created;
+  }
   return socket;
 }

@@ -10,11 +10,11 @@ import { z, ZodError } from 'zod';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../shared/limits';
 import { domainSchema } from '../shared/schemas/company';
 import type { PlanFeature } from '../shared/domain/company';
-import { accessRefusal, type AccessRefusal } from '../shared/domain/membership';
+import type { AccessRefusal } from '../shared/domain/membership';
 import type { Permission } from '../shared/domain/profiles';
 import type { AppDeps } from './deps';
 import { doorMessage } from './doors';
-import { companyAccess } from './modules/company/access';
+import { companyOfSubject, decideAccess } from './modules/company/access';
 import { requirePlan } from './modules/company/plan';
 import { hit, RateLimitedError, type Limit } from './modules/identity/rate-limit';
 import { requirePermission } from './modules/profiles/permissions';
@@ -32,7 +32,7 @@ export async function createContext(deps: AppDeps, { req, res }: CreateExpressCo
 export type Context = Awaited<ReturnType<typeof createContext>>;
 
 /** Procedure levels, recorded in meta so the isolation test can check every procedure has one. */
-export type ProcedureLevel = 'public' | 'authed' | 'member' | 'admin';
+export type ProcedureLevel = 'public' | 'authed' | 'participant' | 'member' | 'admin';
 export interface Meta {
   level?: ProcedureLevel;
   /**
@@ -170,6 +170,21 @@ export const authedProcedure = baseProcedure.meta({ level: 'authed' }).use(async
 });
 
 /**
+ * Reached through the caller's own participation: the input names a conversation, call, filled
+ * form or call recording of some company (a customer's request, a call link). The service checks
+ * the participation; this level asks the same question as the member level, by the company that
+ * subject belongs to, so a member that company blocked or removed is refused here too.
+ */
+export const participantProcedure = authedProcedure.meta({ level: 'participant' }).use(async ({ ctx, getRawInput, next }) => {
+  const companyId = await companyOfSubject(ctx.db, await getRawInput().catch(() => undefined));
+  if (companyId) {
+    const access = await decideAccess(ctx.db, { companyId }, ctx.user, 'participant');
+    if (access?.refusal) throw new AccessError(access.refusal);
+  }
+  return next();
+});
+
+/**
  * Company-scoped: the input names the company by `domain`. Resolves the caller's membership and
  * refuses non-members, blocked, removed or not-yet-accepted members, and unverified e-mails while
  * AppConfig.verifyEmail is on, with the spec's texts.
@@ -179,13 +194,10 @@ export const memberProcedure = authedProcedure
   .meta({ level: 'member' })
   .input(z.object({ domain: domainSchema }))
   .use(async ({ ctx, input, next }) => {
-    const access = await companyAccess(ctx.db, input.domain, ctx.user.id);
+    const access = await decideAccess(ctx.db, { domain: input.domain }, ctx.user, 'member');
     if (!access) throw new TRPCError({ code: 'NOT_FOUND', message: 'Domain not found' });
-    const { company, member } = access;
-    const mustVerifyEmail = access.verifyEmail && !!ctx.user.email && !ctx.user.emailVerifiedAt;
-    const refusal = accessRefusal(member, { mustVerifyEmail });
-    if (refusal) throw new AccessError(refusal);
-    return next({ ctx: { company, member: member! } });
+    if (access.refusal) throw new AccessError(access.refusal);
+    return next({ ctx: { company: access.company, member: access.member! } });
   })
   // What the procedure declared it needs beyond membership: a plan flag, then a profile permission.
   .use(async ({ ctx, meta, next }) => {

@@ -1,5 +1,5 @@
 /**
- * The typed Socket.IO contract between server and browser. Rooms: `user:<id>`, `company:<id>`,
+ * The typed Socket.IO contract between server and browser. Rooms: `user:<id>`, `session:<id>`, `company:<id>`,
  * `queue:<companyId>`, `conversation:<id>`, `call:<id>` (ARCHITECTURE.md, Realtime).
  * Each module adds its events here; payloads are plain JSON.
  */
@@ -36,6 +36,13 @@ export interface ServerToClientEvents {
    * excess was dropped, the socket stays connected. Sent at most once a second.
    */
   'limit:warning': (payload: { reason: typeof SOCKET_TOO_FAST; dropped: number }) => void;
+  /**
+   * This person may no longer act for the company (blocked or removed by an admin): their sockets
+   * have left its rooms; the client routes to /{emp}/block.
+   */
+  'access:revoked': (payload: { domain: string; reason: 'blocked' | 'removed' }) => void;
+  /** An admin changed this member's profile (permissions): the open app asks to reload. */
+  'member:profileChanged': (payload: { domain: string }) => void;
   /** Sent once after the handshake, so the client knows who the server thinks it is. */
   'session:ready': (payload: { userId: string; socketId: string }) => void;
   /** Something changed that the user should look at (the notifications module fills this in). */
@@ -121,10 +128,14 @@ export interface InterServerEvents {}
 export interface SocketData {
   userId: string;
   sessionId: string;
+  /** The companies whose room this socket joined at connect (those it could act for then). */
+  companyIds: string[];
 }
 
 export const rooms = {
   user: (id: string) => `user:${id}`,
+  /** Every socket opened with one session: signing out or revoking it closes them all. */
+  session: (id: string) => `session:${id}`,
   company: (id: string) => `company:${id}`,
   queue: (companyId: string) => `queue:${companyId}`,
   conversation: (id: string) => `conversation:${id}`,

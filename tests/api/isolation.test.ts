@@ -4,7 +4,7 @@ import { appRouter } from '../../src/server/router';
 import { authedProcedure, createCallerFactory, router } from '../../src/server/trpc';
 import { domainSchema } from '../../src/shared/schemas/company';
 import { memberOfNewCompany } from '../helpers/fixtures';
-import { findIsolationViolations, isCompanyScoped, listProcedures, NON_MEMBER_COMPANY_PROCEDURES } from '../helpers/procedures';
+import { findIsolationViolations, isCompanyScoped, listProcedures, NON_MEMBER_COMPANY_PROCEDURES, participantLevelViolations } from '../helpers/procedures';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { callProcedure } from '../helpers/trpc';
 
@@ -34,8 +34,16 @@ describe('tenant isolation across the whole app router', () => {
     for (const path of Object.keys(NON_MEMBER_COMPANY_PROCEDURES)) {
       const p = procedures.find((x) => x.path === path);
       expect(p, path).toBeDefined();
-      expect(['public', 'authed'], path).toContain(p!.level);
+      expect(['public', 'authed', 'participant'], path).toContain(p!.level);
     }
+  });
+
+  it('makes every procedure reached through a conversation, call, form or recording ask the access rule (participant level or above)', () => {
+    // tests/realtime/access-revocation.test.ts calls each of them as a blocked member.
+    expect(participantLevelViolations(procedures)).toEqual([]);
+    expect(participantLevelViolations([{ path: 'rogue', type: 'query', level: 'authed', inputKeys: ['conversationId'] }])).toEqual([
+      'rogue: reaches a company through conversationId but is "authed"',
+    ]);
   });
 
   it('refuses every company-scoped procedure to an admin of another company', async () => {

@@ -32,9 +32,9 @@ export const NON_MEMBER_COMPANY_PROCEDURES: Readonly<Record<string, string>> = {
   'company.join': 'authed: asks to join; the caller is by definition not a member yet (answers only their own state)',
   'customer.companyPage': 'public: the company public page (/{emp}): name, bio, image, social networks, rating, its public queues',
   'customer.contactUsForm': 'public: the Contact Us form (/{emp}/faleconosco) as the company configured it',
-  'customer.request': 'authed: a customer or anonymous visitor asks for service in a public queue; writes only their own request',
-  'customer.contactUs': 'authed: a customer or anonymous visitor sends the Contact Us form; writes only their own ticket',
-  'customer.openServices': "authed: the caller's own open requests in that company (as its customer), nothing else",
+  'customer.request': 'participant: a customer or anonymous visitor asks for service in a public queue; writes only their own request',
+  'customer.contactUs': 'participant: a customer or anonymous visitor sends the Contact Us form; writes only their own ticket',
+  'customer.openServices': "participant: the caller's own open requests in that company (as its customer), nothing else",
   'feeds.publicPost': 'public: one feed post its author published publicly (/{emp}/feeds/{feedId}); any other post is "Post not found"',
 };
 const allowedForNonMembers = (p: ProcedureInfo) => Object.hasOwn(NON_MEMBER_COMPANY_PROCEDURES, p.path);
@@ -75,4 +75,19 @@ export async function findIsolationViolations(
     }
   }
   return violations;
+}
+
+/** Input keys that name something a person reaches through their own participation in a company's conversations. */
+export const PARTICIPATION_KEYS = ['conversationId', 'callId', 'formId', 'recordingId'] as const;
+
+/**
+ * Every procedure that takes a conversation, call, filled form or call recording must ask "may this
+ * person act for that company now": participant level (or member/admin, which ask it by domain).
+ * A procedure on public or authed with such an input would let a blocked member through.
+ */
+export function participantLevelViolations(procedures: ProcedureInfo[]): string[] {
+  return procedures
+    .filter((p) => PARTICIPATION_KEYS.some((k) => p.inputKeys.includes(k)))
+    .filter((p) => p.level !== 'participant' && p.level !== 'member' && p.level !== 'admin')
+    .map((p) => `${p.path}: reaches a company through ${PARTICIPATION_KEYS.filter((k) => p.inputKeys.includes(k)).join(', ')} but is "${p.level}"`);
 }

@@ -5,6 +5,9 @@ import {
   block,
   isActiveAdmin,
   leavesNoAdmin,
+  lifecycleStep,
+  type LifecycleEvent,
+  type LifecycleState,
   memberState,
   refuse,
   remove,
@@ -13,6 +16,7 @@ import {
   unblock,
   type MemberFlags,
 } from '../../src/shared/domain/member-lifecycle';
+import { mayAct } from '../../src/shared/domain/membership';
 
 const m = (over: Partial<MemberFlags> = {}): MemberFlags => ({ isAdmin: false, profile: 'M01', inviteAccepted: true, blocked: false, removed: false, ...over });
 const waiting = m({ inviteAccepted: false });
@@ -96,5 +100,82 @@ describe('member lifecycle (spec 4)', () => {
     expect(leavesNoAdmin(admin, m(), 2)).toBe(false);
     expect(leavesNoAdmin(admin, { ...admin, blocked: true }, 1)).toBe(true);
     expect(leavesNoAdmin(m(), { ...m(), blocked: true }, 1)).toBe(false);
+  });
+});
+
+describe('the whole lifecycle with the standing approval (issue 12)', () => {
+  const start: LifecycleState = { member: null, approved: false };
+  const step = (state: LifecycleState, event: LifecycleEvent) => {
+    const r = lifecycleStep(state, event);
+    if (!r.ok) throw new Error(`${event} refused: ${r.reason}`);
+    return r;
+  };
+
+  it('invited → accepted → blocked → unblocked → removed → asks again: waits for approval', () => {
+    const invited = step(start, 'invite').state;
+    expect(invited).toEqual({ member: null, approved: true });
+
+    const accepted = step(invited, 'askToJoin');
+    expect(accepted.outcome).toBe('request');
+    expect(memberState(accepted.state.member!)).toBe('active');
+    expect(accepted.state.approved).toBe(true);
+
+    const blocked = step(accepted.state, 'block').state;
+    expect(memberState(blocked.member!)).toBe('blocked');
+    expect(mayAct('member', blocked.member)).toMatchObject({ reason: 'blocked' });
+    expect(mayAct('participant', blocked.member)).toMatchObject({ reason: 'blocked' });
+    expect(step(blocked, 'askToJoin').outcome).toBe('blocked');
+
+    const unblocked = step(blocked, 'unblock').state;
+    expect(memberState(unblocked.member!)).toBe('active');
+    expect(mayAct('member', unblocked.member)).toBeNull();
+
+    const removed = step(unblocked, 'remove').state;
+    expect(memberState(removed.member!)).toBe('removed');
+    expect(removed.approved).toBe(false);
+    expect(mayAct('member', removed.member)).toMatchObject({ reason: 'removed' });
+    expect(mayAct('participant', removed.member)).toMatchObject({ reason: 'removed' });
+
+    // Being approved once is not a pass for life.
+    const rejoin = step(removed, 'askToJoin');
+    expect(rejoin.outcome).toBe('request');
+    expect(memberState(rejoin.state.member!)).toBe('waiting');
+    expect(mayAct('member', rejoin.state.member)).toMatchObject({ reason: 'notAccepted' });
+    // ...and asking twice does not get them in either.
+    expect(step(rejoin.state, 'askToJoin').outcome).toBe('stillWaiting');
+
+    const approvedAgain = step(rejoin.state, 'approve').state;
+    expect(memberState(approvedAgain.member!)).toBe('active');
+  });
+
+  it('a new invitation an admin sends after the removal is a new approval', () => {
+    const removed = step(step(step(start, 'invite').state, 'askToJoin').state, 'remove').state;
+    const reinvited = step(removed, 'invite').state;
+    expect(memberState(step(reinvited, 'askToJoin').state.member!)).toBe('active');
+  });
+
+  it('a refused request also withdraws any approval; steps on nobody are refused', () => {
+    const waiting = step(start, 'askToJoin').state;
+    expect(memberState(waiting.member!)).toBe('waiting');
+    const refused = step(waiting, 'refuse').state;
+    expect(refused.approved).toBe(false);
+    expect(memberState(step(refused, 'askToJoin').state.member!)).toBe('waiting');
+    for (const event of ['approve', 'refuse', 'block', 'unblock', 'remove'] as const) {
+      expect(lifecycleStep(start, event)).toEqual({ ok: false, reason: 'noMember' });
+    }
+  });
+
+  it('a blocked member who was removed stays out until unblocked, then waits', () => {
+    const blockedRemoved = { member: m({ blocked: true, removed: true, inviteAccepted: false }), approved: false };
+    expect(step(blockedRemoved, 'askToJoin').outcome).toBe('blocked');
+    expect(memberState(step(blockedRemoved, 'unblock').state.member!)).toBe('waiting');
+  });
+
+  it('the participant route lets customers, visitors and waiting members through', () => {
+    expect(mayAct('participant', null)).toBeNull();
+    expect(mayAct('participant', waiting)).toBeNull();
+    expect(mayAct('member', null)).toMatchObject({ reason: 'notMember' });
+    expect(mayAct('member', waiting)).toMatchObject({ reason: 'notAccepted' });
+    expect(mayAct('member', m(), { mustVerifyEmail: true })).toMatchObject({ reason: 'emailUnverified' });
   });
 });

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { RouterProvider as AriaRouterProvider } from 'react-aria-components';
 import { Link, Outlet, useHref, useNavigate } from 'react-router-dom';
+import { AccessNotices } from '../guard/AccessNotices';
 import { UserMenu } from '../guard/UserMenu';
 import { ConnectionNotices } from './ConnectionNotices';
 import { HealthBadge } from './HealthBadge';
@@ -34,6 +35,7 @@ export function RootLayout() {
           </div>
         </header>
         <ConnectionNotices />
+        <AccessNotices />
         <main className="shell-main">
           <Suspense fallback={<Spinner />}>
             <Outlet />

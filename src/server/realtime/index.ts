@@ -11,6 +11,7 @@ import {
   type ServerToClientEvents,
   type SocketData,
 } from '../../shared/realtime';
+import { mayAct } from '../../shared/domain/membership';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
@@ -37,6 +38,15 @@ export interface Realtime {
   onlineUsers(userIds: string[]): Promise<Set<string>>;
   /** Closes one socket by id, whichever instance it is connected to. */
   disconnectSocket(socketId: string): void;
+  /** Closes every socket opened with these sessions (signed out, revoked), on every instance. */
+  endSessions(sessionIds: string[]): void;
+  /** Closes every socket of a user (password reset: every session ended), on every instance. */
+  endUserSockets(userId: string): void;
+  /**
+   * The user may no longer act for the company: every socket of theirs leaves the company's room
+   * and is told why, on every instance. Their calls of that company are the calls module's part.
+   */
+  revokeCompany(userId: string, company: { id: string; domain: string }, reason: 'blocked' | 'removed'): void;
 }
 
 export interface RealtimeLimits {
@@ -97,6 +107,8 @@ export function createRealtime(
       }
       socket.data.userId = auth.user.id;
       socket.data.sessionId = auth.session.id;
+      // The company rooms this socket may be in: those whose member it may act as now.
+      socket.data.companyIds = await companiesActingFor(deps.db, auth.user);
       next();
     } catch (err) {
       deps.logger.error({ err }, 'socket handshake failed');
@@ -129,13 +141,21 @@ export function createRealtime(
       return new Set(sockets.map((s) => s.data.userId));
     },
     disconnectSocket: (socketId) => io.in(socketId).disconnectSockets(true),
+    endSessions: (sessionIds) => {
+      if (sessionIds.length) io.in(sessionIds.map(rooms.session)).disconnectSockets(true);
+    },
+    endUserSockets: (userId) => io.in(rooms.user(userId)).disconnectSockets(true),
+    revokeCompany: (userId, company, reason) => {
+      io.in(rooms.user(userId)).socketsLeave(rooms.company(company.id));
+      io.to(rooms.user(userId)).emit('access:revoked', { domain: company.domain, reason });
+    },
   };
 
   const typingLimiter = new UserRateLimiter(limits.typingPerSecond, 1000);
   io.on('connection', (socket) => {
     deps.onSocketCount?.(io.engine.clientsCount);
     limitEventRate(socket, limits.eventsPerSecond);
-    void socket.join(rooms.user(socket.data.userId));
+    void socket.join([rooms.user(socket.data.userId), rooms.session(socket.data.sessionId), ...socket.data.companyIds.map(rooms.company)]);
     socket.emit('session:ready', { userId: socket.data.userId, socketId: socket.id });
     socket.on('ping', (ack) => {
       if (typeof ack === 'function') ack({ serverTime: Date.now() });
@@ -146,6 +166,15 @@ export function createRealtime(
   });
 
   return { io, realtime };
+}
+
+/** The companies whose rooms a new socket of this user joins: each asked through `mayAct`. */
+async function companiesActingFor(db: Db, user: { id: string; email: string | null; emailVerifiedAt: Date | null }): Promise<string[]> {
+  const memberships = await db.member.findMany({ where: { userId: user.id }, select: { companyId: true, inviteAccepted: true, blocked: true, removed: true } });
+  if (!memberships.length) return [];
+  const config = await db.appConfig.findUnique({ where: { id: 1 }, select: { verifyEmail: true } });
+  const mustVerifyEmail = !!config?.verifyEmail && !!user.email && !user.emailVerifiedAt;
+  return memberships.filter((m) => !mayAct('member', m, { mustVerifyEmail })).map((m) => m.companyId);
 }
 
 /**

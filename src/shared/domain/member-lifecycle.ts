@@ -129,3 +129,46 @@ export function setProfile(m: MemberFlags, profile: { code: string; type: 'inter
 export function leavesNoAdmin(before: MemberFlags, after: MemberFlags, activeAdmins: number): boolean {
   return isActiveAdmin(before) && !isActiveAdmin(after) && activeAdmins <= 1;
 }
+
+// ---- the whole lifecycle, with the standing invitation ---------------------------------------
+
+/**
+ * What removal does to the person's invitation: it is no longer accepted, and no longer approved.
+ * An approval is for one membership, not a pass for life: a removed member who asks to join again
+ * waits for an admin like anyone else (or for a new invitation an admin sends after the removal).
+ */
+export const INVITE_AFTER_REMOVAL = { accepted: false, approved: false } as const;
+
+export interface LifecycleState {
+  /** The member record, null before anyone asked or was invited. */
+  member: MemberFlags | null;
+  /** An admin's approval is standing: an e-mail invitation not yet used, or the approval of the current membership. */
+  approved: boolean;
+}
+
+export type LifecycleEvent = 'invite' | 'askToJoin' | 'approve' | 'refuse' | 'block' | 'unblock' | 'remove';
+
+export type LifecycleStep = { ok: true; state: LifecycleState; outcome?: JoinOutcome['kind'] } | { ok: false; reason: LifecycleRefusal | 'noMember' };
+
+/**
+ * One step of spec 4's lifecycle (invited → accepted → blocked → unblocked → removed → asks
+ * again), as the services apply it: the member's flags and whether an admin's approval stands.
+ */
+export function lifecycleStep(state: LifecycleState, event: LifecycleEvent): LifecycleStep {
+  const { member } = state;
+  if (event === 'invite') return { ok: true, state: { ...state, approved: true } };
+  if (event === 'askToJoin') {
+    const outcome = askToJoin(member, { preApproved: state.approved });
+    if (outcome.kind !== 'request') return { ok: true, state, outcome: outcome.kind };
+    return { ok: true, state: { member: outcome.flags, approved: outcome.flags.inviteAccepted }, outcome: outcome.kind };
+  }
+  if (!member) return { ok: false, reason: 'noMember' };
+  const rule = { approve, refuse, block, unblock, remove }[event];
+  const result = rule(member);
+  if (!result.ok) return result;
+  const removed = event === 'remove' || event === 'refuse';
+  return {
+    ok: true,
+    state: { member: result.flags, approved: removed ? INVITE_AFTER_REMOVAL.approved : event === 'approve' ? true : state.approved },
+  };
+}

@@ -47,6 +47,29 @@ export function accessRefusal(
   return reason ? { code: 'FORBIDDEN', reason, message: ACCESS_MESSAGES[reason] } : null;
 }
 
+/**
+ * How a person reaches a company's data: as one of its members (member and admin procedures, the
+ * company's socket rooms), or through their own participation in one of its conversations (a
+ * customer's request, a call they were invited to, a form sent to them).
+ */
+export type AccessRoute = 'member' | 'participant';
+
+/**
+ * The one rule for "may this person act for this company now". As a member: `accessRefusal`. As a
+ * participant, anyone who is not a member (a customer, a visitor) or is still waiting for approval
+ * may act; a member the company blocked or removed may not, whatever door they use: being a
+ * participant of a conversation is no way around the block.
+ */
+export function mayAct(
+  route: AccessRoute,
+  member: MembershipState | null | undefined,
+  user: { mustVerifyEmail: boolean } = { mustVerifyEmail: false },
+): AccessRefusal | null {
+  if (route === 'member') return accessRefusal(member, user);
+  const reason: AccessRefusalReason | null = member?.blocked ? 'blocked' : member?.removed ? 'removed' : null;
+  return reason ? { code: 'FORBIDDEN', reason, message: ACCESS_MESSAGES[reason] } : null;
+}
+
 /** Where the client sends a refused member (spec 2, Route guard; /{emp}/wait while waiting). */
 export function refusalRoute(domain: string, reason: AccessRefusalReason): string | null {
   if (reason === 'blocked' || reason === 'removed') return `/${domain}/block`;

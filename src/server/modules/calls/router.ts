@@ -13,7 +13,7 @@ import {
   startCallInput,
   startLiveInput,
 } from '../../../shared/schemas/calls';
-import { authedProcedure, memberProcedure, router } from '../../trpc';
+import { authedProcedure, participantProcedure, memberProcedure, router } from '../../trpc';
 import { conversationCalls, describeCall } from './queries';
 import * as recording from './recording';
 import * as calls from './service';
@@ -47,19 +47,19 @@ export const callsRouter = router({
     .input(conversationCallInput)
     .query(({ ctx, input }) => conversationCalls(deps(ctx), { userId: ctx.user.id, companyId: ctx.company.id }, input.conversationId)),
   incoming: authedProcedure.query(({ ctx }) => calls.incomingCalls(deps(ctx), ctx.user.id)),
-  accept: authedProcedure.input(callInput).mutation(({ ctx, input }) => calls.acceptCall(deps(ctx), ctx.user.id, input.callId)),
-  reject: authedProcedure.input(callInput).mutation(({ ctx, input }) => calls.rejectCall(deps(ctx), ctx.user.id, input.callId)),
-  cancel: authedProcedure.input(cancelCallInput).mutation(({ ctx, input }) => calls.cancelRinging(deps(ctx), ctx.user.id, input)),
-  invite: authedProcedure.input(inviteToCallInput).mutation(({ ctx, input }) => calls.inviteToCall(deps(ctx), ctx.user.id, input)),
-  enter: authedProcedure.input(enterCallInput).mutation(({ ctx, input }) => calls.enterCall(deps(ctx), ctx.user.id, input)),
-  enterLive: authedProcedure.input(enterLiveInput).mutation(({ ctx, input }) => calls.enterLive(deps(ctx), ctx.user.id, input.conversationId)),
-  leave: authedProcedure.input(callInput).mutation(({ ctx, input }) => calls.leaveBeforeJoining(deps(ctx), ctx.user.id, input.callId)),
-  end: authedProcedure.input(callInput).mutation(({ ctx, input }) => calls.endByOwner(deps(ctx), ctx.user.id, input.callId)),
-  command: authedProcedure.input(commandInput).mutation(({ ctx, input }) => calls.commandParticipant(deps(ctx), ctx.user.id, input)),
-  get: authedProcedure.input(callInput).query(({ ctx, input }) => describeCall(deps(ctx), ctx.user.id, input.callId)),
-  startRecording: authedProcedure.input(callInput).mutation(({ ctx, input }) => recording.startRecording(deps(ctx), ctx.user.id, input.callId)),
-  stopRecording: authedProcedure.input(callInput).mutation(({ ctx, input }) => recording.stopRecording(deps(ctx), ctx.user.id, input.callId)),
-  setSubtitles: authedProcedure.input(callSubtitlesInput).mutation(({ ctx, input }) => subtitles.setCallSubtitles(deps(ctx), ctx.user.id, input)),
-  setMySubtitles: authedProcedure.input(mySubtitlesInput).mutation(({ ctx, input }) => subtitles.setMySubtitles(deps(ctx), ctx.user.id, input)),
-  removeRecording: authedProcedure.input(recordingInput).mutation(({ ctx, input }) => recording.removeRecording(deps(ctx), ctx.user.id, input.recordingId)),
+  accept: participantProcedure.input(callInput).mutation(({ ctx, input }) => calls.acceptCall(deps(ctx), ctx.user.id, input.callId)),
+  reject: participantProcedure.input(callInput).mutation(({ ctx, input }) => calls.rejectCall(deps(ctx), ctx.user.id, input.callId)),
+  cancel: participantProcedure.input(cancelCallInput).mutation(({ ctx, input }) => calls.cancelRinging(deps(ctx), ctx.user.id, input)),
+  invite: participantProcedure.input(inviteToCallInput).mutation(({ ctx, input }) => calls.inviteToCall(deps(ctx), ctx.user.id, input)),
+  enter: participantProcedure.input(enterCallInput).mutation(({ ctx, input }) => calls.enterCall(deps(ctx), ctx.user.id, input)),
+  enterLive: participantProcedure.input(enterLiveInput).mutation(({ ctx, input }) => calls.enterLive(deps(ctx), ctx.user.id, input.conversationId)),
+  leave: participantProcedure.input(callInput).mutation(({ ctx, input }) => calls.leaveBeforeJoining(deps(ctx), ctx.user.id, input.callId)),
+  end: participantProcedure.input(callInput).mutation(({ ctx, input }) => calls.endByOwner(deps(ctx), ctx.user.id, input.callId)),
+  command: participantProcedure.input(commandInput).mutation(({ ctx, input }) => calls.commandParticipant(deps(ctx), ctx.user.id, input)),
+  get: participantProcedure.input(callInput).query(({ ctx, input }) => describeCall(deps(ctx), ctx.user.id, input.callId)),
+  startRecording: participantProcedure.input(callInput).mutation(({ ctx, input }) => recording.startRecording(deps(ctx), ctx.user.id, input.callId)),
+  stopRecording: participantProcedure.input(callInput).mutation(({ ctx, input }) => recording.stopRecording(deps(ctx), ctx.user.id, input.callId)),
+  setSubtitles: participantProcedure.input(callSubtitlesInput).mutation(({ ctx, input }) => subtitles.setCallSubtitles(deps(ctx), ctx.user.id, input)),
+  setMySubtitles: participantProcedure.input(mySubtitlesInput).mutation(({ ctx, input }) => subtitles.setMySubtitles(deps(ctx), ctx.user.id, input)),
+  removeRecording: participantProcedure.input(recordingInput).mutation(({ ctx, input }) => recording.removeRecording(deps(ctx), ctx.user.id, input.recordingId)),
 });

@@ -40,6 +40,7 @@ import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
 import { chargeParticipant, getPrices, mayStartBilled } from '../billing/service';
 import { appendMessage, conversationForCall, createLiveConversation, emitMessage, isActiveParticipant } from '../chat/service';
+import { decideAccess } from '../company/access';
 import { timerKeys, type CallSocketHandle, type CallsHub } from './hub';
 
 export interface CallsDeps {
@@ -529,6 +530,9 @@ export async function joinCall(deps: CallsDeps, socket: CallSocketHandle, callId
   const p = await participantFor(db, callId, socket.userId);
   if (!p) fail('FORBIDDEN', M.notParticipant);
   if (p!.kicked) fail('FORBIDDEN', M.kicked);
+  // A member the company blocked or removed is no participant of its calls any more.
+  const access = await decideAccess(db, { companyId: call!.companyId }, { id: socket.userId }, 'participant');
+  if (access?.refusal) fail('FORBIDDEN', access.refusal.message);
   if ((await busyUsers(db, [socket.userId], callId)).size) fail('CONFLICT', M.alreadyInCall);
 
   // The same person in another tab: the newer connection takes over.
@@ -635,6 +639,22 @@ export async function leaveCall(deps: CallsDeps, socket: CallSocketHandle, callI
     data: { ...IDLE_FLAGS, audio: false, video: false, screen: false, connectionId: null, connectedAt: null, peerId: null },
   });
   await closeIfDone(deps, callId);
+}
+
+/**
+ * The person may no longer act for the company (blocked, removed): their call sockets in its open
+ * calls are closed wherever they are connected (the hosting instance's disconnect handler makes
+ * them leave, charged up to now), and every socket of theirs leaves those calls' rooms.
+ */
+export async function dropFromCompanyCalls(deps: { db: Db; realtime: Realtime }, userId: string, companyId: string) {
+  const open = await deps.db.callParticipant.findMany({
+    where: { userId, call: { companyId, concluded: false } },
+    select: { callId: true, connectionId: true },
+  });
+  for (const p of open) {
+    deps.realtime.leaveUser(userId, socketRooms.call(p.callId));
+    if (p.connectionId) deps.realtime.disconnectSocket(p.connectionId);
+  }
 }
 
 /** Leaving before the media joined (Cancelar on the device chooser after accepting). */

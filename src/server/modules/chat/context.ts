@@ -84,6 +84,14 @@ export async function activeMembers(ctx: Pick<ChatContext, 'db' | 'company'>, us
 }
 
 /** Prisma filter: users who are active members of a company (for comment recipients). */
+/**
+ * Who may still be told about the company's conversations: anyone but a member the company blocked
+ * or removed (mayAct, participant route, as a filter). Customers and visitors have no Member row.
+ */
+export const notRefusedBy = (companyId: string): Prisma.UserWhereInput => ({
+  memberships: { none: { companyId, OR: [{ blocked: true }, { removed: true }] } },
+});
+
 export const activeMemberOf = (companyId: string): Prisma.UserWhereInput => ({
   memberships: { some: { companyId, inviteAccepted: true, blocked: false, removed: false } },
 });

@@ -3,6 +3,8 @@ import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, Soc
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime, UserRateLimiter } from '../../realtime';
+import { decideAccess } from '../company/access';
+import { notRefusedBy } from './context';
 import { trackPresence } from './presence';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -16,6 +18,7 @@ const PARTICIPATION_TTL_MS = 60_000;
  */
 export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; realtime: Realtime; logger: Logger; typingLimiter?: UserRateLimiter }) {
   const checked = new Map<string, number>();
+  const conversationCompany = new Map<string, string>();
   const userId = socket.data.userId;
   trackPresence(socket, deps);
 
@@ -31,11 +34,20 @@ export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; re
     if (typeof conversationId !== 'string' || !UUID.test(conversationId)) return;
     // Typing comes every 1.5 s while someone writes: one participation check a minute is enough.
     if ((checked.get(conversationId) ?? 0) < Date.now()) {
-      const me = await deps.db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { removed: true } });
+      const me = await deps.db.participant.findUnique({
+        where: { conversationId_userId: { conversationId, userId } },
+        select: { removed: true, conversation: { select: { companyId: true } } },
+      });
       if (!me || me.removed) return;
+      const access = await decideAccess(deps.db, { companyId: me.conversation.companyId }, { id: userId }, 'participant');
+      if (access?.refusal) return;
       checked.set(conversationId, Date.now() + PARTICIPATION_TTL_MS);
+      conversationCompany.set(conversationId, me.conversation.companyId);
     }
-    const others = await deps.db.participant.findMany({ where: { conversationId, removed: false, NOT: { userId } }, select: { userId: true } });
+    const others = await deps.db.participant.findMany({
+      where: { conversationId, removed: false, NOT: { userId }, user: notRefusedBy(conversationCompany.get(conversationId)!) },
+      select: { userId: true },
+    });
     for (const other of others) deps.realtime.toUser(other.userId, 'typing', { conversationId, userId });
   }
 }

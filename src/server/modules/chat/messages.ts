@@ -17,7 +17,7 @@ import {
   type messagesInput,
   type sendInput,
 } from '../../../shared/schemas/chat';
-import { activeMemberOf, assertMayWork, MESSAGE_INCLUDE, participation, seesComments, toMessage, visibleMessages, WRITE_TX, type ChatContext } from './context';
+import { activeMemberOf, notRefusedBy, assertMayWork, MESSAGE_INCLUDE, participation, seesComments, toMessage, visibleMessages, WRITE_TX, type ChatContext } from './context';
 import { lockFileKeys, unsharedFileKeys } from './files';
 import { appendMessage, emitMessage, type ChatMessage } from './service';
 
@@ -157,7 +157,7 @@ async function changeMessage(
 /** Who hears about a change: everyone still in the conversation; for comments, members only. */
 async function audience(ctx: ChangeContext, conversationId: string, isComment: boolean) {
   const rows = await ctx.db.participant.findMany({
-    where: { conversationId, removed: false, ...(isComment && { user: activeMemberOf(ctx.company.id) }) },
+    where: { conversationId, removed: false, user: isComment ? activeMemberOf(ctx.company.id) : notRefusedBy(ctx.company.id) },
     select: { userId: true },
   });
   return rows.map((r) => r.userId);

@@ -49,7 +49,7 @@ import {
   templateInput,
   updateTemplateInput,
 } from '../../../shared/schemas/forms';
-import { adminProcedure, authedProcedure, memberProcedure, router } from '../../trpc';
+import { adminProcedure, authedProcedure, participantProcedure, memberProcedure, router } from '../../trpc';
 import { exportCsv } from './export';
 import * as filling from './filling';
 import * as templates from './templates';
@@ -84,9 +84,9 @@ export const formsRouter = router({
 
 /** The customer side: whoever takes part in the form's conversation (anonymous visitors included). */
 export const formsCustomerRouter = router({
-  form: authedProcedure.input(customerFormInput).query(({ ctx, input }) => filling.getForm(ctx, customer(ctx.user), input.formId)),
-  saveDraft: authedProcedure.input(customerSaveFormInput).mutation(({ ctx, input }) => filling.saveDraft(ctx, customer(ctx.user), input.formId, input.values)),
-  submit: authedProcedure.input(customerSaveFormInput).mutation(({ ctx, input }) => filling.submitForm(ctx, customer(ctx.user), input.formId, input.values)),
-  fileLink: authedProcedure.input(customerFileLinkInput).query(({ ctx, input }) => filling.fileLink(ctx, customer(ctx.user), input.formId, input.fieldId, input.download)),
-  removeFile: authedProcedure.input(customerFileLinkInput).mutation(({ ctx, input }) => filling.removeFile(ctx, customer(ctx.user), input.formId, input.fieldId)),
+  form: participantProcedure.input(customerFormInput).query(({ ctx, input }) => filling.getForm(ctx, customer(ctx.user), input.formId)),
+  saveDraft: participantProcedure.input(customerSaveFormInput).mutation(({ ctx, input }) => filling.saveDraft(ctx, customer(ctx.user), input.formId, input.values)),
+  submit: participantProcedure.input(customerSaveFormInput).mutation(({ ctx, input }) => filling.submitForm(ctx, customer(ctx.user), input.formId, input.values)),
+  fileLink: participantProcedure.input(customerFileLinkInput).query(({ ctx, input }) => filling.fileLink(ctx, customer(ctx.user), input.formId, input.fieldId, input.download)),
+  removeFile: participantProcedure.input(customerFileLinkInput).mutation(({ ctx, input }) => filling.removeFile(ctx, customer(ctx.user), input.formId, input.fieldId)),
 });

@@ -28,6 +28,7 @@ const deps = (ctx: Ctx): identity.IdentityDeps => ({
   sms: ctx.sms,
   publicUrl: ctx.config.publicUrl,
   log: ctx.logger,
+  realtime: ctx.realtime,
 });
 const meta = (ctx: Ctx): identity.RequestMeta => ({ ip: ctx.req.ip ?? 'unknown', userAgent: ctx.req.get('user-agent') });
 
@@ -37,7 +38,7 @@ const meta = (ctx: Ctx): identity.RequestMeta => ({ ip: ctx.req.ip ?? 'unknown',
  * anonymous or guest token must not follow its holder into the account).
  */
 async function signedIn(ctx: Ctx & { session: { id: string } | null }, result: identity.SignedIn) {
-  if (ctx.session) await identity.signOut(ctx.db, ctx.session.id);
+  if (ctx.session) await identity.signOut(ctx, ctx.session.id);
   ctx.res.cookie(SESSION_COOKIE, result.token, sessionCookieOptions(result.expiresAt, ctx.config.publicUrl.startsWith('https:')));
   return identity.describeMe(ctx.db, result.user);
 }
@@ -51,7 +52,7 @@ export const authRouter = router({
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signUp(deps(ctx), ctx.user, input, meta(ctx)))),
   signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signIn(deps(ctx), ctx.user, input, meta(ctx)))),
   signOut: authedProcedure.mutation(async ({ ctx }) => {
-    await identity.signOut(ctx.db, ctx.session.id);
+    await identity.signOut(ctx, ctx.session.id);
     ctx.res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   }),
@@ -77,7 +78,7 @@ export const authRouter = router({
 export const accountRouter = router({
   sessions: authedProcedure.query(({ ctx }) => identity.listSessions(ctx.db, ctx.user.id, ctx.session.id)),
   revokeSession: authedProcedure.input(z.object({ id: z.string().max(128) })).mutation(async ({ ctx, input }) => {
-    await identity.revokeSession(ctx.db, ctx.user.id, input.id);
+    await identity.revokeSession(ctx, ctx.user.id, input.id);
     if (input.id === ctx.session.id) ctx.res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   }),

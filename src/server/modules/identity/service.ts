@@ -12,6 +12,7 @@ import {
   type signInInput,
   type signUpInput,
 } from '../../../shared/schemas/identity';
+import type { Realtime } from '../../realtime';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Mailer } from '../../mail';
@@ -31,6 +32,8 @@ export interface IdentityDeps {
   publicUrl: string;
   /** Where a mail sent in the background reports its failure. */
   log?: { error(obj: object, msg: string): void };
+  /** Ends the sockets of sessions that end here (sign-out, revocation, password reset). */
+  realtime: Pick<Realtime, 'endSessions' | 'endUserSockets'>;
 }
 /** Who is asking and from where: the rate limits and the session list need it. */
 export interface RequestMeta {
@@ -131,8 +134,10 @@ export async function signIn(deps: IdentityDeps, caller: User | null, input: z.o
   return startSession(deps, user, meta);
 }
 
-export async function signOut(db: Db, sessionId: string): Promise<void> {
-  await db.session.deleteMany({ where: { id: sessionId } });
+/** The session ends on every channel: its next HTTP call and its open sockets, on every instance. */
+export async function signOut(deps: Pick<IdentityDeps, 'db' | 'realtime'>, sessionId: string): Promise<void> {
+  await deps.db.session.deleteMany({ where: { id: sessionId } });
+  deps.realtime.endSessions([sessionId]);
 }
 
 /**
@@ -203,6 +208,8 @@ export async function resetPassword(deps: IdentityDeps, input: z.output<typeof r
     deps.db.user.update({ where: { id: user.id }, data: { passwordHash } }),
     deps.db.session.deleteMany({ where: { userId: user.id } }),
   ]);
+  // Whoever held the old password may hold a session: every one ends, sockets included.
+  deps.realtime.endUserSockets(user.id);
   return startSession(deps, updated, meta);
 }
 
@@ -314,9 +321,10 @@ export async function listSessions(db: Db, userId: string, currentSessionId: str
   }));
 }
 
-export async function revokeSession(db: Db, userId: string, sessionId: string): Promise<void> {
-  // Scoped by user: a session id of someone else revokes nothing.
-  await db.session.deleteMany({ where: { id: sessionId, userId } });
+export async function revokeSession(deps: Pick<IdentityDeps, 'db' | 'realtime'>, userId: string, sessionId: string): Promise<void> {
+  // Scoped by user: a session id of someone else revokes nothing, and closes none of its sockets.
+  const { count } = await deps.db.session.deleteMany({ where: { id: sessionId, userId } });
+  if (count) deps.realtime.endSessions([sessionId]);
 }
 
 /**

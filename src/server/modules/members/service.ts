@@ -9,6 +9,7 @@ import type { Mailer } from '../../mail';
 import { companyInviteMail } from '../../mail/templates';
 import type { Realtime } from '../../realtime';
 import { addToDefaultGroup, lockCompany, memberFlags, upsertInvite, type CompanyContext } from '../company/service';
+import { dropFromCompanyCalls } from '../calls/service';
 import { announceMembersChanged, createNotifications, pushNotifications, type NewNotification } from '../notifications/service';
 
 type Tx = Prisma.TransactionClient;
@@ -59,9 +60,15 @@ type Effect = (tx: Tx, before: Member, after: Member) => Promise<NewNotification
  * refuses ids of other companies (NOT_FOUND, nothing read from them), guards the last admin,
  * writes, runs the transition's side effects in the same transaction, then pushes notifications.
  */
-async function transition(deps: MembersDeps, memberId: string, rule: (m: MemberFlags, tx: Tx) => Transition | Promise<Transition>, effect?: Effect) {
+async function transition(
+  deps: MembersDeps,
+  memberId: string,
+  rule: (m: MemberFlags, tx: Tx) => Transition | Promise<Transition>,
+  effect?: Effect,
+  afterCommit?: (before: Member, after: Member) => Promise<void> | void,
+) {
   const { db, company } = deps;
-  const { member, notifications } = await db.$transaction(async (tx) => {
+  const { before, member, notifications } = await db.$transaction(async (tx) => {
     await lockCompany(tx, company.id);
     const before = await tx.member.findFirst({ where: { id: memberId, companyId: company.id } });
     if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: MEMBER_NOT_FOUND });
@@ -74,8 +81,9 @@ async function transition(deps: MembersDeps, memberId: string, rule: (m: MemberF
     }
     const after = await tx.member.update({ where: { id: before.id }, data: flags });
     const rows = (await effect?.(tx, before, after)) ?? [];
-    return { member: after, notifications: await createNotifications(tx, rows) };
+    return { before, member: after, notifications: await createNotifications(tx, rows) };
   });
+  await afterCommit?.(before, member);
   pushNotifications(deps.realtime, notifications);
   await announceMembersChanged(deps, company);
   return { id: member.id, state: memberState(member), isAdmin: member.isAdmin, profile: member.profile };
@@ -99,24 +107,43 @@ export function approveMember(deps: MembersDeps, memberId: string) {
   });
 }
 
-/** A removed member leaves its groups: queue visibility follows groups. */
+/** A removed or refused member leaves its groups (queue visibility follows groups) and loses the approval. */
 const leaveGroupsAndInvite: Effect = async (tx, _before, after) => {
   await tx.groupMember.deleteMany({ where: { memberId: after.id } });
-  await tx.invite.updateMany({ where: { companyId: after.companyId, userId: after.userId }, data: { accepted: false } });
+  // The approval goes with the membership: asking again waits for an admin (INVITE_AFTER_REMOVAL).
+  await tx.invite.updateMany({ where: { companyId: after.companyId, userId: after.userId }, data: lifecycle.INVITE_AFTER_REMOVAL });
+};
+
+/**
+ * Blocked or removed: access ends on every channel at once, after the commit (the next HTTP call
+ * already reads the new flags): the person's sockets leave the company's room and are told, on
+ * every instance, and they are dropped from the company's live calls.
+ */
+const endAccess = (deps: MembersDeps, reason: 'blocked' | 'removed') => async (_before: Member, after: Member) => {
+  deps.realtime.revokeCompany(after.userId, { id: deps.company.id, domain: deps.company.domain }, reason);
+  await dropFromCompanyCalls(deps, after.userId, deps.company.id);
+};
+
+/** The member's permissions changed: their open app is told, and asks to reload. */
+const tellProfileChanged = (deps: MembersDeps) => (before: Member, after: Member) => {
+  if (before.profile !== after.profile || before.isAdmin !== after.isAdmin) {
+    deps.realtime.toUser(after.userId, 'member:profileChanged', { domain: deps.company.domain });
+  }
 };
 
 export const refuseMember = (deps: MembersDeps, memberId: string) => transition(deps, memberId, lifecycle.refuse, leaveGroupsAndInvite);
-export const removeMember = (deps: MembersDeps, memberId: string) => transition(deps, memberId, lifecycle.remove, leaveGroupsAndInvite);
-export const blockMember = (deps: MembersDeps, memberId: string) => transition(deps, memberId, lifecycle.block);
+export const removeMember = (deps: MembersDeps, memberId: string) =>
+  transition(deps, memberId, lifecycle.remove, leaveGroupsAndInvite, endAccess(deps, 'removed'));
+export const blockMember = (deps: MembersDeps, memberId: string) => transition(deps, memberId, lifecycle.block, undefined, endAccess(deps, 'blocked'));
 export const unblockMember = (deps: MembersDeps, memberId: string) => transition(deps, memberId, lifecycle.unblock);
-export const toggleAdmin = (deps: MembersDeps, memberId: string) => transition(deps, memberId, lifecycle.toggleAdmin);
+export const toggleAdmin = (deps: MembersDeps, memberId: string) => transition(deps, memberId, lifecycle.toggleAdmin, undefined, tellProfileChanged(deps));
 
 export async function setMemberProfile(deps: MembersDeps, memberId: string, profileCode: string) {
   return transition(deps, memberId, async (m, tx) => {
     const profile = await tx.profile.findUnique({ where: { companyId_code: { companyId: deps.company.id, code: profileCode } } });
     if (!profile) throw new TRPCError({ code: 'NOT_FOUND', message: 'Profile not found' });
     return lifecycle.setProfile(m, { code: profile.code, type: profile.type === 'admin' ? 'admin' : 'internal' });
-  });
+  }, undefined, tellProfileChanged(deps));
 }
 
 /** Replaces the member's groups; every group must be the company's own. */

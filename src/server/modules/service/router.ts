@@ -19,7 +19,7 @@ import {
   timeEntryInput,
   transferInput,
 } from '../../../shared/schemas/service';
-import { authedProcedure, memberProcedure, publicProcedure, router } from '../../trpc';
+import { authedProcedure, participantProcedure, memberProcedure, publicProcedure, router } from '../../trpc';
 import * as customer from './customer';
 import * as service from './service';
 import * as timesheet from './timesheet';
@@ -55,14 +55,14 @@ export const serviceRouter = router({
 export const customerRouter = router({
   companyPage: publicProcedure.input(companyPageInput).query(({ ctx, input }) => customer.companyPage(ctx.db, input.domain)),
   contactUsForm: publicProcedure.input(companyPageInput).query(({ ctx, input }) => customer.contactUsForm(ctx.db, input.domain)),
-  request: authedProcedure.meta({ rate: 'conversations' }).input(requestServiceInput).mutation(({ ctx, input }) => customer.requestService(ctx, ctx.user, input)),
-  contactUs: authedProcedure.meta({ rate: 'conversations' }).input(contactUsSubmitInput).mutation(({ ctx, input }) => customer.submitContactUs(ctx, ctx.user, input)),
-  openServices: authedProcedure.input(companyPageInput).query(({ ctx, input }) => customer.openServices(ctx.db, ctx.user, input.domain)),
-  conversation: authedProcedure.input(customerConversationInput).query(({ ctx, input }) => customer.customerConversation(ctx, ctx.user, input.conversationId)),
-  messages: authedProcedure.input(customerMessagesInput).query(({ ctx, input }) => customer.customerMessages(ctx, ctx.user, input)),
-  send: authedProcedure.input(customerSendInput).mutation(({ ctx, input }) => customer.customerSend(ctx, ctx.user, input)),
-  markRead: authedProcedure.input(customerReadInput).mutation(({ ctx, input }) => customer.customerMarkRead(ctx, ctx.user, input.conversationId, input.uptoSeq)),
-  leaveQueue: authedProcedure.input(customerConversationInput).mutation(({ ctx, input }) => customer.leaveQueue(ctx, ctx.user, input.conversationId)),
-  rate: authedProcedure.input(rateInput).mutation(({ ctx, input }) => customer.rateService(ctx, ctx.user, input.conversationId, input.stars)),
-  answerSla: authedProcedure.input(answerSlaInput).mutation(({ ctx, input }) => customer.answerSla(ctx, ctx.user, input.conversationId, input.accept)),
+  request: participantProcedure.meta({ rate: 'conversations' }).input(requestServiceInput).mutation(({ ctx, input }) => customer.requestService(ctx, ctx.user, input)),
+  contactUs: participantProcedure.meta({ rate: 'conversations' }).input(contactUsSubmitInput).mutation(({ ctx, input }) => customer.submitContactUs(ctx, ctx.user, input)),
+  openServices: participantProcedure.input(companyPageInput).query(({ ctx, input }) => customer.openServices(ctx.db, ctx.user, input.domain)),
+  conversation: participantProcedure.input(customerConversationInput).query(({ ctx, input }) => customer.customerConversation(ctx, ctx.user, input.conversationId)),
+  messages: participantProcedure.input(customerMessagesInput).query(({ ctx, input }) => customer.customerMessages(ctx, ctx.user, input)),
+  send: participantProcedure.input(customerSendInput).mutation(({ ctx, input }) => customer.customerSend(ctx, ctx.user, input)),
+  markRead: participantProcedure.input(customerReadInput).mutation(({ ctx, input }) => customer.customerMarkRead(ctx, ctx.user, input.conversationId, input.uptoSeq)),
+  leaveQueue: participantProcedure.input(customerConversationInput).mutation(({ ctx, input }) => customer.leaveQueue(ctx, ctx.user, input.conversationId)),
+  rate: participantProcedure.input(rateInput).mutation(({ ctx, input }) => customer.rateService(ctx, ctx.user, input.conversationId, input.stars)),
+  answerSla: participantProcedure.input(answerSlaInput).mutation(({ ctx, input }) => customer.answerSla(ctx, ctx.user, input.conversationId, input.accept)),
 });

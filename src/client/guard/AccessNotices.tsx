@@ -1,0 +1,51 @@
+import { useLingui } from '@lingui/react/macro';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { refusalRoute } from '../../shared/domain/membership';
+import type { ServerToClientEvents } from '../../shared/realtime';
+import { getSocket } from '../socket';
+import { trpc } from '../trpc';
+import { toast } from '../ui/Toast';
+
+/**
+ * What the server pushes about this person's standing in a company, acted on at once:
+ * - access revoked (an admin blocked or removed them): every cached answer is dropped and asked
+ *   again (the /i shell's company gate then routes to /{emp}/block), and a tab on that company's
+ *   own pages goes to /{emp}/block at once;
+ * - profile changed: the permissions the app was drawn with are stale, so it asks to reload.
+ * Listens only; whoever needs the socket connects it.
+ */
+export function AccessNotices() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const utils = trpc.useUtils();
+  const path = useRef(location.pathname);
+  path.current = location.pathname;
+
+  useEffect(() => {
+    const socket = getSocket();
+    const onRevoked: ServerToClientEvents['access:revoked'] = ({ domain, reason }) => {
+      // The /i screens refetch company.current, whose refusal the company gate turns into the redirect.
+      void utils.invalidate();
+      const target = refusalRoute(domain, reason);
+      const inside = path.current === `/${domain}` || path.current.startsWith(`/${domain}/`);
+      if (target && inside && path.current !== target) void navigate(target, { replace: true });
+    };
+    const onProfileChanged: ServerToClientEvents['member:profileChanged'] = () => {
+      toast.warn(t`Your profile has been changed, reload the page!`, {
+        key: 'profile-changed',
+        timeout: 0,
+        action: { label: t`Reload`, onAction: () => window.location.reload() },
+      });
+    };
+    socket.on('access:revoked', onRevoked);
+    socket.on('member:profileChanged', onProfileChanged);
+    return () => {
+      socket.off('access:revoked', onRevoked);
+      socket.off('member:profileChanged', onProfileChanged);
+    };
+  }, [t, navigate, utils]);
+
+  return null;
+}
