@@ -256,7 +256,7 @@ describe('ending a session ends its sockets, on every instance', () => {
 
   it("resetting the password closes every tab of the account's old sessions, on A and B", async () => {
     const mail = `reset-${randomBytes(4).toString('hex')}@example.test`;
-    const signUp = await callProcedure(a.url, 'auth.signUp', { name: 'Eva', email: mail, password: 'secret1', passwordConfirm: 'secret1' }, { type: 'mutation' });
+    const signUp = await callProcedure(a.url, 'auth.signUp', { name: 'Eva', email: mail, password: 'Eva-reset-2026', passwordConfirm: 'Eva-reset-2026' }, { type: 'mutation' });
     expect(signUp.error).toBeUndefined();
     const cookie = signUp.cookies[0]!;
     const [onA, onB] = [await tabOn(a, cookie), await tabOn(b, cookie)];

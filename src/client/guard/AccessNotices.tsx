@@ -5,6 +5,7 @@ import { refusalRoute } from '../../shared/domain/membership';
 import type { ServerToClientEvents } from '../../shared/realtime';
 import { getSocket } from '../socket';
 import { trpc } from '../trpc';
+import { useSelectedCompany } from './company';
 import { toast } from '../ui/Toast';
 
 /**
@@ -22,6 +23,8 @@ export function AccessNotices() {
   const utils = trpc.useUtils();
   const path = useRef(location.pathname);
   path.current = location.pathname;
+  const selected = useRef<string | undefined>(undefined);
+  selected.current = useSelectedCompany().company?.domain;
 
   useEffect(() => {
     const socket = getSocket();
@@ -29,7 +32,10 @@ export function AccessNotices() {
       // The /i screens refetch company.current, whose refusal the company gate turns into the redirect.
       void utils.invalidate();
       const target = refusalRoute(domain, reason);
-      const inside = path.current === `/${domain}` || path.current.startsWith(`/${domain}/`);
+      // The /i screens work for the selected company: when that is the one that refused, leave now
+      // rather than wait for the gate's refetch to come back refused.
+      const inShell = path.current.startsWith('/i/') && selected.current === domain;
+      const inside = inShell || path.current === `/${domain}` || path.current.startsWith(`/${domain}/`);
       if (target && inside && path.current !== target) void navigate(target, { replace: true });
     };
     const onProfileChanged: ServerToClientEvents['member:profileChanged'] = () => {

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { Company, Member } from '../../../generated/prisma/client';
-import { PERMISSION_KEYS, readPermissions, type Permission, type ProfilePermissions } from '../../../shared/domain/profiles';
+import { MEMBER_PROFILE_DEFAULTS, PERMISSION_KEYS, readPermissions, type Permission, type ProfilePermissions } from '../../../shared/domain/profiles';
 import type { Db } from '../../db/client';
 
 export const PERMISSION_DENIED = 'Your profile does not allow this';
@@ -12,6 +12,9 @@ export const PERMISSION_DENIED = 'Your profile does not allow this';
 export async function memberPermissions(db: Db, companyId: string, member: Pick<Member, 'isAdmin' | 'profile'>): Promise<ProfilePermissions> {
   if (member.isAdmin) return Object.fromEntries(PERMISSION_KEYS.map((k) => [k, true])) as ProfilePermissions;
   const profile = await db.profile.findUnique({ where: { companyId_code: { companyId, code: member.profile } }, select: { permissions: true } });
+  // The built-in member profile cannot be deleted; a company made before profiles were stored
+  // (or by a fixture) has no row for it, and its members keep the built-in rights.
+  if (!profile && member.profile === MEMBER_PROFILE_DEFAULTS.code) return MEMBER_PROFILE_DEFAULTS.permissions;
   return readPermissions(profile?.permissions);
 }
 
