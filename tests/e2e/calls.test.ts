@@ -105,16 +105,30 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
     const anaChooser = ana.getByRole('dialog', { name: 'Choose your audio and video options' });
     await anaChooser.getByLabel('Camera preview').waitFor();
     await anaChooser.getByRole('button', { name: 'Join now' }).click();
-    await ana.getByRole('dialog', { name: 'Calling' }).getByText('Bruno').waitFor();
+    // While it rings, Ana sees whom she is calling over her own camera, not an empty call screen.
+    const calling = ana.getByRole('region', { name: 'Calling' });
+    await calling.getByRole('heading', { name: 'Calling Bruno…' }).waitFor();
+    await expect.poll(() => calling.getByLabel('Your camera').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
 
+    // Bruno's last choice of microphone is remembered; Accept joins with it in one step (no device chooser).
+    const microphone = await bruno.evaluate(async () => {
+      (await navigator.mediaDevices.getUserMedia({ audio: true })).getTracks().forEach((t) => t.stop());
+      const inputs = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'audioinput' && d.deviceId !== 'default' && d.deviceId !== 'communications');
+      const label = inputs[inputs.length - 1]!.label;
+      localStorage.setItem('atende.calls.microphone', label);
+      const w = window as unknown as { __chooserShown: boolean };
+      w.__chooserShown = false;
+      new MutationObserver(() => {
+        if ([...document.querySelectorAll('[role=dialog]')].some((d) => d.textContent?.includes('Choose your audio and video options'))) w.__chooserShown = true;
+      }).observe(document.body, { childList: true, subtree: true });
+      return label;
+    });
+    expect(microphone).not.toBe('');
     const ring = bruno.getByRole('dialog', { name: 'Call' });
     await ring.getByText('Ana is calling you').waitFor();
     await ring.getByRole('button', { name: 'Accept' }).click();
-    const brunoChooser = bruno.getByRole('dialog', { name: 'Choose your audio and video options' });
-    await brunoChooser.getByLabel('Camera preview').waitFor();
-    await brunoChooser.getByRole('button', { name: 'Join now' }).click();
 
-    await ana.getByRole('dialog', { name: 'Calling' }).waitFor({ state: 'detached' });
+    await calling.waitFor({ state: 'detached' });
     for (const page of [ana, bruno]) {
       await page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
       await expect.poll(() => page.getByRole('timer', { name: 'Call duration' }).innerText()).toMatch(/^\d\d:\d\d$/);
@@ -131,6 +145,46 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
     await expect.poll(() => bruno.getByRole('listitem', { name: 'Ana' }).locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
     // Connected: no "Connecting…" left over the tiles.
     await ana.getByText('Connecting…').waitFor({ state: 'detached' });
+    expect(await bruno.evaluate(() => (window as unknown as { __chooserShown: boolean }).__chooserShown)).toBe(false);
+    const sentAudio = () =>
+      bruno.evaluate(() =>
+        (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs
+          .filter((pc) => pc.connectionState !== 'closed')
+          .flatMap((pc) => pc.getSenders().map((s) => s.track))
+          .filter((t) => t?.kind === 'audio' && t.readyState === 'live')
+          .map((t) => t!.label),
+      );
+    expect(await sentAudio()).toEqual([microphone]);
+  });
+
+  it('keeps the call controls on one row of labelled icon buttons, at desktop and at 390 px', async () => {
+    for (const [page, width, height] of [[ana, 1280, 720], [bruno, 390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      const bar = page.getByRole('toolbar', { name: 'Call controls' });
+      const buttons = bar.getByRole('button');
+      await expect.poll(async () => new Set(await buttons.evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().top)))).size).toBe(1);
+      const [barBox, buttonBox] = [(await bar.boundingBox())!, (await buttons.first().boundingBox())!];
+      expect(barBox.height).toBeLessThan(buttonBox.height * 2);
+      expect(await bar.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      // Icons only, each with its name (and tooltip) for people who cannot see it.
+      const names = await buttons.evaluateAll((bs) => bs.map((b) => ({ label: b.getAttribute('aria-label') ?? '', text: (b.textContent ?? '').trim() })));
+      for (const { label, text } of names) {
+        expect(label).not.toBe('');
+        expect(text).toBe('');
+      }
+      await bar.getByRole('button', { name: 'Audio and video settings' }).waitFor();
+    }
+    await bruno.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  it('changes the devices from the call bar, and the media keeps flowing', async () => {
+    await bruno.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'Audio and video settings' }).click();
+    const settings = bruno.getByRole('dialog', { name: 'Audio and video settings' });
+    await settings.getByLabel('Camera preview').waitFor();
+    await settings.getByRole('button', { name: 'Apply' }).click();
+    await settings.waitFor({ state: 'detached' });
+    const before = total(await inbound(ana, 'video'));
+    await expect.poll(async () => total(await inbound(ana, 'video')), { timeout: 20_000 }).toBeGreaterThan(before);
   });
 
   it('shares a screen that the other side receives', async () => {
@@ -179,6 +233,13 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
 
   it('ends for everyone, and the recording plays back from storage', async () => {
     await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'End for everyone' }).click();
+    // It asks first; Cancel keeps the call going.
+    const confirm = ana.getByRole('dialog', { name: 'End the call for everyone?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await bruno.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+    await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'End for everyone' }).click();
+    await confirm.getByRole('button', { name: 'End for everyone' }).click();
     await bruno.getByRole('alertdialog').getByText('The owner ended the call.').waitFor();
     await ana.getByRole('toolbar', { name: 'Call controls' }).waitFor({ state: 'detached' });
 
@@ -203,13 +264,20 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
   it('starts a call from the conversation header, where the recording also plays inline', async () => {
     await ana.goto(`${server.url}/i/recent/chat/${conversationId}`);
     // The recording of the call above is a message of the conversation, playable where it is.
-    await ana.getByRole('log', { name: 'Messages' }).locator('video').waitFor();
+    const log = ana.getByRole('log', { name: 'Messages' });
+    await log.locator('video').waitFor();
+    // It says it is a call recording (not a voice message), with its duration on one line.
+    const head = log.locator('.call-recording-head');
+    await expect.poll(() => head.innerText()).toMatch(/^Call recording\s*\d+:\d\d$/);
+    const length = await head.locator('.voice-length').evaluate((el) => ({ height: el.getBoundingClientRect().height, font: parseFloat(getComputedStyle(el).fontSize) }));
+    expect(length.height).toBeLessThan(length.font * 2);
+    expect(await log.getByText('Voice message').count()).toBe(0);
     await ana.locator('.conversation-head').getByRole('button', { name: 'Voice call' }).click();
     await ana.getByRole('dialog', { name: 'Choose your audio and video options' }).getByRole('button', { name: 'Join now' }).click();
-    await ana.getByRole('dialog', { name: 'Calling' }).getByText('Bruno').waitFor();
+    await ana.getByRole('region', { name: 'Calling' }).getByRole('heading', { name: 'Calling Bruno…' }).waitFor();
     // 'Chamada' rings in Bruno's tab.
     await bruno.getByRole('dialog', { name: 'Call' }).getByText('Ana is calling you').waitFor();
-    await ana.getByRole('dialog', { name: 'Calling' }).getByRole('button', { name: 'Cancel' }).click();
+    await ana.getByRole('region', { name: 'Calling' }).getByRole('button', { name: 'Cancel' }).click();
     await bruno.getByRole('dialog', { name: 'Call' }).waitFor({ state: 'detached' });
   });
 });

@@ -12,6 +12,8 @@ import { trpc } from '../../trpc';
 import { CallScreen } from './CallScreen';
 import { DeviceChooser } from './DeviceChooser';
 import { FullScreenLayer, ModalDialog } from '../../ui/Dialog';
+import { Button } from '../../ui/Button';
+import { PhoneOff } from 'lucide-react';
 import { useRingSound } from './hooks';
 import type { CallSession } from './session';
 import {
@@ -44,7 +46,7 @@ export function CallOverlay() {
 
   return (
     <>
-      {active && active.phase !== 'in' && active.role !== 'viewer' && (
+      {active && active.phase !== 'in' && active.role !== 'viewer' && !active.quick && (
         <DeviceChooser type={active.type} busy={active.phase === 'joining'} error={active.error} onJoin={(media) => void joinWith(media)} onCancel={() => void cancelDevices()} />
       )}
       {active?.session && userId && (
@@ -108,7 +110,10 @@ function IncomingCall({ signal }: { signal: CallSignal }) {
   );
 }
 
-/** 'Chamando': persistent while the call rings and nobody answered; Cancelar stops it. */
+/**
+ * 'Chamando': while the call rings and nobody answered, the caller sees who is being called over
+ * their own camera (not an empty call screen); Cancelar stops it.
+ */
 function OutgoingRing({ active, session }: { active: ActiveCall; session: CallSession }) {
   const { t } = useLingui();
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
@@ -118,21 +123,29 @@ function OutgoingRing({ active, session }: { active: ActiveCall; session: CallSe
   useRingSound(show);
   if (!show) return null;
   const names = rung.map((p) => p.name).join(', ');
+  const cam = snapshot.local.camOn ? snapshot.local.cam : null;
   return (
-    <ModalDialog
-      className="dialog-wide"
-      title={t`Calling`}
-      persistent
-      actions={
-        <button type="button" className="button button-secondary" onClick={() => void cancelRinging()}>
+    <section className="call-calling" aria-label={t`Calling`}>
+      {cam ? <Preview track={cam} label={t`Your camera`} /> : <div className="call-calling-nocam" />}
+      <div className="call-calling-card">
+        <h2 className="call-ring-who">
+          <Trans>Calling {names}…</Trans>
+        </h2>
+        <RingNotes notes={active.ringNotes} />
+        <Button variant="danger" icon={PhoneOff} onPress={() => void cancelRinging()}>
           <Trans>Cancel</Trans>
-        </button>
-      }
-    >
-      <p className="call-ring-who">{names}</p>
-      <RingNotes notes={active.ringNotes} />
-    </ModalDialog>
+        </Button>
+      </div>
+    </section>
   );
+}
+
+function Preview({ track, label }: { track: MediaStreamTrack; label: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.srcObject = new MediaStream([track]);
+  }, [track]);
+  return <video ref={ref} className="call-calling-video" autoPlay playsInline muted aria-label={label} />;
 }
 
 function RingNotes({ notes }: { notes: CallSignal[] }) {

@@ -1,6 +1,6 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import type { CallParticipantState, CallState } from '../../../shared/call-events';
 import { SPEAKER_LEVEL_THRESHOLD } from '../../../shared/constants';
 import { activeSpeaker, gridLayout } from '../../../shared/domain/call-grid';
@@ -8,11 +8,16 @@ import { CALL_MESSAGES, type CallCommand } from '../../../shared/domain/calls';
 import { useMyCompanies, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { ModalDialog } from '../../ui/Dialog';
+import { IconButton } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { MenuButton, MenuItem } from '../../ui/Menu';
+import { Captions, Disc, Mic, MicOff, MessageSquare, OctagonX, PhoneOff, ScreenShare, ScreenShareOff, Settings, Square, Users, Video, VideoOff, type LucideIcon } from 'lucide-react';
+import { DeviceChooser } from './DeviceChooser';
 import { formatDuration, useAudioLevels, useElapsedSeconds, useNarrow } from './hooks';
 import type { RemoteTrack, SessionSnapshot } from './session';
 import { listen, SPEECH_TAGS, speechRecognitionSupported } from './speech';
 import { SUBTITLE_LANGUAGES, type SubtitleLanguage } from '../../../shared/domain/subtitles';
-import { endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
+import { applyDevices, endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
 
 interface Tile {
   userId: string;
@@ -31,7 +36,6 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
   const state = snapshot.state;
   const narrow = useNarrow();
   const [drawer, setDrawer] = useState<'chat' | 'people' | 'subtitles' | null>(null);
-  const [more, setMore] = useState(false);
   const [page, setPage] = useState(0);
   const mine = useMyCompanies();
   const serverMessage = useServerMessage();
@@ -96,26 +100,43 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
 
   const act = (fn: () => Promise<unknown>) => () => void fn().catch((err) => showError((err as Error).message));
 
-  const controls: { key: string; label: string; title?: string; pressed?: boolean; onClick: () => void; primary?: boolean; danger?: boolean; hidden?: boolean; disabled?: boolean }[] = [
-    { key: 'mic', label: snapshot.local.micOn ? t`Turn off microphone` : t`Turn on microphone`, pressed: !snapshot.local.micOn, onClick: act(() => setMicrophone(!snapshot.local.micOn)), primary: true, hidden: viewer },
-    { key: 'cam', label: snapshot.local.camOn ? t`Turn off camera` : t`Turn on camera`, pressed: !snapshot.local.camOn, onClick: act(() => setCamera(!snapshot.local.camOn)), primary: true, hidden: viewer },
-    { key: 'screen', label: snapshot.local.screen ? t`Stop sharing` : t`Share screen`, pressed: !!snapshot.local.screen, onClick: act(() => (snapshot.local.screen ? stopScreen() : shareScreen())), hidden: viewer },
-    { key: 'record', label: recording ? t`Stop recording` : t`Record`, pressed: recording, onClick: () => void toggleRecording(), hidden: !canRecord, disabled: recordingBusy },
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const [ending, setEnding] = useState<{ pending: boolean; error: string | null }>({ pending: false, error: null });
+  const [settings, setSettings] = useState(false);
+  // What a control cannot do here (subtitles without speech recognition), read after its name.
+  const hintId = useId();
+  const endForAll = () => {
+    setEnding({ pending: true, error: null });
+    endCallForAll().then(
+      () => setConfirmEnd(false),
+      (err) => setEnding({ pending: false, error: serverMessage({ message: (err as Error).message }) ?? (err as Error).message }),
+    );
+  };
+
+  // In the bar always: microphone, camera, the device settings and Leave; the rest goes to 'More' on phones.
+  const controls: { key: string; label: string; icon: LucideIcon; title?: string; pressed?: boolean; onClick: () => void; primary?: boolean; danger?: boolean; hidden?: boolean; disabled?: boolean }[] = [
+    { key: 'mic', label: snapshot.local.micOn ? t`Turn off microphone` : t`Turn on microphone`, icon: snapshot.local.micOn ? Mic : MicOff, pressed: !snapshot.local.micOn, onClick: act(() => setMicrophone(!snapshot.local.micOn)), primary: true, hidden: viewer },
+    { key: 'cam', label: snapshot.local.camOn ? t`Turn off camera` : t`Turn on camera`, icon: snapshot.local.camOn ? Video : VideoOff, pressed: !snapshot.local.camOn, onClick: act(() => setCamera(!snapshot.local.camOn)), primary: true, hidden: viewer },
+    { key: 'screen', label: snapshot.local.screen ? t`Stop sharing` : t`Share screen`, icon: snapshot.local.screen ? ScreenShareOff : ScreenShare, pressed: !!snapshot.local.screen, onClick: act(() => (snapshot.local.screen ? stopScreen() : shareScreen())), hidden: viewer },
+    { key: 'record', label: recording ? t`Stop recording` : t`Record`, icon: recording ? Square : Disc, pressed: recording, onClick: () => void toggleRecording(), hidden: !canRecord, disabled: recordingBusy },
     {
       key: 'subtitles',
       label: t`Subtitles (CC)`,
+      icon: Captions,
       pressed: drawer === 'subtitles' || !!me?.subtitlesOn,
       onClick: () => setDrawer(drawer === 'subtitles' ? null : 'subtitles'),
       title: speechSupported ? undefined : t`Subtitles of your own speech need a browser with speech recognition`,
     },
-    { key: 'people', label: t`People`, pressed: drawer === 'people', onClick: () => setDrawer(drawer === 'people' ? null : 'people') },
-    { key: 'chat', label: t`Chat`, pressed: drawer === 'chat', onClick: () => setDrawer(drawer === 'chat' ? null : 'chat') },
-    { key: 'end', label: t`End for everyone`, onClick: act(endCallForAll), danger: true, hidden: !isOwner },
-    { key: 'leave', label: t`Leave`, onClick: () => void leaveCall(), danger: true, primary: true },
+    { key: 'people', label: t`People`, icon: Users, pressed: drawer === 'people', onClick: () => setDrawer(drawer === 'people' ? null : 'people') },
+    { key: 'chat', label: t`Chat`, icon: MessageSquare, pressed: drawer === 'chat', onClick: () => setDrawer(drawer === 'chat' ? null : 'chat') },
+    { key: 'settings', label: t`Audio and video settings`, icon: Settings, onClick: () => setSettings(true), primary: true, hidden: viewer },
+    { key: 'end', label: t`End for everyone`, icon: OctagonX, onClick: () => setConfirmEnd(true), danger: true, hidden: !isOwner },
+    { key: 'leave', label: t`Leave`, icon: PhoneOff, onClick: () => void leaveCall(), danger: true, primary: true },
   ];
   const shown = controls.filter((c) => !c.hidden);
   const inBar = narrow ? shown.filter((c) => c.primary) : shown;
   const inMenu = narrow ? shown.filter((c) => !c.primary) : [];
+  const leave = inBar.find((c) => c.key === 'leave')!;
 
   return (
     <section className="call-screen" aria-label={t`Call`}>
@@ -138,36 +159,6 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
             <span className="badge" role="status">
               <Viewers count={state.viewers} />
             </span>
-          )}
-        </div>
-        <div className="call-controls" role="toolbar" aria-label={t`Call controls`}>
-          {inBar.map(({ key, ...c }) => (
-            <ControlButton key={key} {...c} />
-          ))}
-          {inMenu.length > 0 && (
-            <div className="call-more">
-              <button type="button" className="button button-secondary" aria-haspopup="menu" aria-expanded={more} onClick={() => setMore(!more)}>
-                <Trans>More</Trans>
-              </button>
-              {more && (
-                <div className="call-menu" role="menu">
-                  {inMenu.map((c) => (
-                    <button
-                      key={c.key}
-                      type="button"
-                      role="menuitem"
-                      disabled={c.disabled}
-                      onClick={() => {
-                        setMore(false);
-                        c.onClick();
-                      }}
-                    >
-                      {c.label}
-                    </button>
-                  ))}
-                </div>
-              )}
-            </div>
           )}
         </div>
       </header>
@@ -248,6 +239,70 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
           </aside>
         )}
       </div>
+      <div className="call-bar" role="toolbar" aria-label={t`Call controls`}>
+        {inBar
+          .filter((c) => c !== leave)
+          .map((c) => (
+            <IconButton
+              key={c.key}
+              label={c.label}
+              icon={c.icon}
+              danger={c.danger}
+              aria-pressed={c.pressed}
+              aria-describedby={c.title ? hintId : undefined}
+              isDisabled={c.disabled}
+              onPress={c.onClick}
+              className={c.pressed ? 'call-bar-on' : undefined}
+            />
+          ))}
+        {inMenu.length > 0 && (
+          <MenuButton label={t`More`} placement="top end" variant="quiet">
+            {inMenu.map((c) => (
+              <MenuItem key={c.key} id={c.key} icon={c.icon} danger={c.danger} isDisabled={c.disabled} onAction={c.onClick}>
+                {c.label}
+              </MenuItem>
+            ))}
+          </MenuButton>
+        )}
+        {shown.some((c) => c.title) && (
+          <span id={hintId} hidden>
+            {shown.find((c) => c.title)!.title}
+          </span>
+        )}
+        <IconButton label={leave.label} icon={leave.icon} onPress={leave.onClick} className="call-bar-leave" />
+      </div>
+      {settings && (
+        <DeviceChooser
+          type={active.type}
+          settings
+          cameraOn={snapshot.local.camOn}
+          busy={false}
+          error={null}
+          onCancel={() => setSettings(false)}
+          onJoin={(media) => {
+            setSettings(false);
+            void applyDevices(media).catch((err) => showError((err as Error).message));
+          }}
+        />
+      )}
+      {confirmEnd && (
+        <ConfirmDialog
+          title={t`End the call for everyone?`}
+          confirmLabel={t`End for everyone`}
+          danger
+          pending={ending.pending}
+          error={ending.error}
+          onConfirm={endForAll}
+          onCancel={() => {
+            setConfirmEnd(false);
+            setEnding({ pending: false, error: null });
+          }}
+        >
+          <p>
+            <Trans>Everyone leaves the call and it ends. To leave it alone, use Leave.</Trans>
+          </p>
+        </ConfirmDialog>
+      )}
       {recordingRefusal && (
         <ModalDialog
           className="dialog-wide"
@@ -279,21 +334,6 @@ function PageOf({ page, pages }: { page: number; pages: number }) {
         Page {page} of {pages}
       </Trans>
     </span>
-  );
-}
-
-function ControlButton({ label, title, pressed, onClick, danger, disabled }: { label: string; title?: string; pressed?: boolean; onClick: () => void; danger?: boolean; disabled?: boolean }) {
-  return (
-    <button
-      type="button"
-      title={title}
-      className={danger ? 'button call-control call-control-danger' : 'button button-secondary call-control'}
-      aria-pressed={pressed === undefined ? undefined : pressed}
-      disabled={disabled}
-      onClick={onClick}
-    >
-      {label}
-    </button>
   );
 }
 

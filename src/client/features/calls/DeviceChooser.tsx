@@ -3,17 +3,35 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { CALL_TYPE } from '../../../shared/constants';
 import { useServerMessage } from '../../guard/company';
 import { ModalDialog } from '../../ui/Dialog';
-import { listDevices, MEDIA_ERRORS, mediaErrorKind, openMedia, saveDevice, savedDevice, type DeviceOption } from './devices';
+import { listDevices, MEDIA_ERRORS, mediaErrorKind, openMedia, saveCameraOn, savedCameraOn, saveDevice, savedDevice, type DeviceOption } from './devices';
 
 /**
  * 'Escolha as opções de áudio e vídeo': camera on or off, which camera and microphone (each with
  * the browser's default), a preview, Cancelar and 'Ingressar agora'. The chosen devices are saved
  * (by label) as the defaults for the next call.
  */
-export function DeviceChooser({ type, busy, error, onJoin, onCancel }: { type: number; busy: boolean; error: string | null; onJoin: (media: MediaStream | null) => void; onCancel: () => void }) {
+export function DeviceChooser({
+  type,
+  busy,
+  error,
+  onJoin,
+  onCancel,
+  settings = false,
+  cameraOn,
+}: {
+  type: number;
+  busy: boolean;
+  error: string | null;
+  onJoin: (media: MediaStream | null) => void;
+  onCancel: () => void;
+  /** Opened from the call bar, in a call: 'Apply' instead of 'Join now'. */
+  settings?: boolean;
+  /** Whether the camera starts on (in a call: as it is now); otherwise as last chosen. */
+  cameraOn?: boolean;
+}) {
   const { t } = useLingui();
   const serverMessage = useServerMessage();
-  const [camera, setCamera] = useState(type !== CALL_TYPE.voice);
+  const [camera, setCamera] = useState(cameraOn ?? (type !== CALL_TYPE.voice && savedCameraOn()));
   const [devices, setDevices] = useState<{ cameras: DeviceOption[]; microphones: DeviceOption[] }>({ cameras: [], microphones: [] });
   const [cameraId, setCameraId] = useState<string | null>(null);
   const [microphoneId, setMicrophoneId] = useState<string | null>(null);
@@ -79,6 +97,7 @@ export function DeviceChooser({ type, busy, error, onJoin, onCancel }: { type: n
   const join = () => {
     saveDevice('camera', labelOf(devices.cameras, cameraId));
     saveDevice('microphone', labelOf(devices.microphones, microphoneId));
+    if (type !== CALL_TYPE.voice) saveCameraOn(camera);
     handedOver.current = true;
     onJoin(streamRef.current);
   };
@@ -86,13 +105,13 @@ export function DeviceChooser({ type, busy, error, onJoin, onCancel }: { type: n
   const blocked = mediaError === 'blocked' || mediaError === 'activation';
 
   return (
-    <ModalDialog title={t`Choose your audio and video options`} onCancel={onCancel} className="dialog-wide device-chooser" actions={
+    <ModalDialog title={settings ? t`Audio and video settings` : t`Choose your audio and video options`} onCancel={onCancel} className="dialog-wide device-chooser" actions={
       <>
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
           <Trans>Cancel</Trans>
         </button>
         <button type="button" className="button" onClick={join} disabled={busy || blocked} aria-busy={busy || undefined}>
-          <Trans>Join now</Trans>
+          {settings ? <Trans>Apply</Trans> : <Trans>Join now</Trans>}
         </button>
       </>
     }>

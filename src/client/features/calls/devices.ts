@@ -6,6 +6,24 @@
 import { PUBLISHER_VIDEO } from '../../../shared/constants';
 
 const KEYS = { camera: 'atende.calls.camera', microphone: 'atende.calls.microphone' } as const;
+const CAMERA_ON_KEY = 'atende.calls.cameraOn';
+
+/** Whether the camera was on in the last device choice (on unless it was turned off). */
+export function savedCameraOn(): boolean {
+  try {
+    return localStorage.getItem(CAMERA_ON_KEY) !== 'false';
+  } catch {
+    return true;
+  }
+}
+
+export function saveCameraOn(on: boolean) {
+  try {
+    localStorage.setItem(CAMERA_ON_KEY, String(on));
+  } catch {
+    // Private mode without storage: the choice just is not remembered.
+  }
+}
 
 /** A saved label, or null for the browser's default device. */
 export function savedDevice(kind: keyof typeof KEYS): string | null {

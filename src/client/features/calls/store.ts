@@ -9,7 +9,7 @@ import type { CallCommandEvent, CallEnded, CallSignal } from '../../../shared/ca
 import { CALL_TYPE } from '../../../shared/constants';
 import { CALL_MESSAGES } from '../../../shared/domain/calls';
 import type { trpc } from '../../trpc';
-import { cameraConstraints, microphoneConstraints, savedDevice } from './devices';
+import { cameraConstraints, microphoneConstraints, openMedia, savedCameraOn, savedDevice } from './devices';
 import type { CallSession } from './session';
 
 type Client = ReturnType<typeof trpc.useUtils>['client'];
@@ -31,6 +31,8 @@ export interface ActiveCall {
   error: string | null;
   /** What happened to the people this caller rang (busy, declined, no answer). */
   ringNotes: CallSignal[];
+  /** Answered in one step: the remembered devices open without the chooser (it shows only if they fail). */
+  quick: boolean;
 }
 
 export type CallNotice =
@@ -134,6 +136,7 @@ function fresh(patch: Partial<ActiveCall>): ActiveCall {
     session: null,
     error: null,
     ringNotes: [],
+    quick: false,
     ...patch,
   };
 }
@@ -161,13 +164,32 @@ export async function acceptRing(signal: CallSignal) {
   }
   try {
     const accepted = await api().calls.accept.mutate({ callId: signal.callId });
+    const type = signal.type === CALL_TYPE.screenShare ? CALL_TYPE.voice : signal.type;
     set({
       notice: null,
-      active: fresh({ role: 'callee', callId: signal.callId, domain: accepted.domain, conversationId: signal.conversationId, type: signal.type === CALL_TYPE.screenShare ? CALL_TYPE.voice : signal.type, hostInstance: accepted.hostInstance }),
+      active: fresh({ role: 'callee', callId: signal.callId, domain: accepted.domain, conversationId: signal.conversationId, type, hostInstance: accepted.hostInstance, quick: true }),
     });
+    await joinRemembered(type);
   } catch (err) {
     set({ notice: { kind: 'error', message: messageOf(err) } });
   }
+}
+
+/**
+ * Accept is the one step: the devices chosen last time open and the call joins. When they cannot
+ * open (blocked, unplugged), the device chooser shows instead and says why.
+ */
+async function joinRemembered(type: number) {
+  let media: MediaStream;
+  try {
+    const camera = type !== CALL_TYPE.voice && savedCameraOn();
+    media = await openMedia({ camera, cameraId: camera ? await savedDeviceId('camera') : null, microphoneId: await savedDeviceId('microphone') });
+  } catch {
+    patchActive({ quick: false });
+    return;
+  }
+  if (state.active?.phase !== 'devices') return media.getTracks().forEach((t) => t.stop());
+  await joinWith(media);
 }
 
 export async function rejectRing(signal: CallSignal) {
@@ -321,6 +343,31 @@ export async function leaveCall() {
 export async function endCallForAll() {
   const callId = state.active?.callId;
   if (callId) await api().calls.end.mutate({ callId });
+}
+
+/**
+ * The call bar's device settings: the new microphone and camera replace the tracks being sent,
+ * keeping each one's on/off state.
+ */
+export async function applyDevices(media: MediaStream | null) {
+  const session = state.active?.session;
+  if (!session || !media) return;
+  const before = session.getSnapshot().local;
+  const audio = media.getAudioTracks()[0];
+  const video = media.getVideoTracks()[0];
+  if (audio) {
+    await session.publish('mic', audio);
+    if (before.mic && before.mic !== audio) before.mic.stop();
+    if (!before.micOn && session.hasProducer('mic')) await session.setEnabled('mic', false);
+  }
+  if (video) {
+    await session.publish('cam', video);
+    if (before.cam && before.cam !== video) before.cam.stop();
+    // A paused camera turned on in the settings sends again.
+    if (!before.camOn) await session.setEnabled('cam', true);
+  } else if (session.hasProducer('cam') && before.camOn) {
+    await session.setEnabled('cam', false);
+  }
 }
 
 /** Cancelar on 'Chamando': stops ringing everyone; a call nobody answered ends. */

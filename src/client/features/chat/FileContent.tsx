@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FILE_LINK_SECONDS } from '../../../shared/domain/files';
-import { X } from 'lucide-react';
+import { Film, X } from 'lucide-react';
 import { trpc } from '../../trpc';
 import { FullScreenLayer } from '../../ui/Dialog';
 import { IconButton } from '../../ui/Button';
@@ -128,9 +128,13 @@ function VoiceMessage({ message }: { message: ChatMessage }) {
   const length = file.durationMs ? duration(file.durationMs) : '';
   if (file.mime?.startsWith('video/')) {
     return (
-      <div className="voice-message call-recording">
+      <div className="call-recording">
+        <span className="call-recording-head">
+          <Film aria-hidden="true" />
+          <Trans context="message">Call recording</Trans>
+          {length && <span className="muted voice-length">{length}</span>}
+        </span>
         {link.url ? <video controls preload="metadata" src={link.url} aria-label={t`Call recording ${length}`} /> : <span className="muted">…</span>}
-        {length && <span className="muted voice-length">{length}</span>}
         {link.error && (
           <span className="form-error" role="alert">
             <Trans>The file could not be loaded.</Trans>

@@ -93,13 +93,15 @@ export function infoText(message: Pick<ChatMessage, 'data' | 'text'>, i18n: I18n
 
 /** What a message is, in a few words: for the recent list and for quotes. */
 export function messageSummary(
-  m: { type: string; text: string; data?: unknown; removed?: boolean; file?: { name: string; isRecording: boolean; durationMs: number | null } | null },
+  m: { type: string; text: string; data?: unknown; removed?: boolean; file?: { name: string; isRecording: boolean; durationMs: number | null; mime?: string | null } | null },
   i18n: I18n,
 ): { icon: 'image' | 'clip' | 'mic' | null; text: string } {
   if (m.removed || m.type === 'removida') return { icon: null, text: i18n._(msg`Message removed`) };
   if (m.type === 'info') return { icon: null, text: infoText({ data: m.data, text: m.text }, i18n) };
   if (m.file?.isRecording) {
     const length = m.file.durationMs ? ` ${duration(m.file.durationMs)}` : '';
+    // A call's recording is a video file: it is not a voice message.
+    if (m.file.mime?.startsWith('video/')) return { icon: 'clip', text: i18n._(msg({ message: 'Call recording', context: 'message' })) + length };
     return { icon: 'mic', text: i18n._(msg`Voice message`) + length };
   }
   if (m.type === 'imagem') return { icon: 'image', text: m.text || i18n._(msg`Photo`) };
