@@ -178,6 +178,11 @@ export async function customerConversation(deps: ServiceDeps, user: User, conver
   const { conversation: c, company, me } = await asCustomer(deps.db, user.id, conversationId);
   const responsible = c.responsibleId ? await deps.db.user.findUnique({ where: { id: c.responsibleId }, select: { name: true } }) : null;
   const isCustomer = c.creatorId === user.id;
+  // The attendants in it: their names and faces beside their bubbles, their watermarks for my ticks.
+  const others = await deps.db.participant.findMany({
+    where: { conversationId, removed: false, NOT: { userId: user.id } },
+    select: { userId: true, deliveredSeq: true, readSeq: true, user: { select: { name: true, avatarKey: true } } },
+  });
   return {
     conversationId: c.id,
     domain: company.domain,
@@ -197,6 +202,7 @@ export async function customerConversation(deps: ServiceDeps, user: User, conver
     sla: { proposal: slaProposalState(c), offerDate: c.slaOfferDate, dueAt: c.slaDueAt, accepted: c.slaAccepted },
     lastSeq: c.lastSeq,
     readSeq: me.readSeq,
+    others: others.map((o) => ({ userId: o.userId, name: o.user.name, hasAvatar: o.user.avatarKey !== null, deliveredSeq: o.deliveredSeq, readSeq: o.readSeq })),
   };
 }
 
