@@ -1,8 +1,8 @@
 /**
  * The visitor's messenger in Chromium at phone size (390×844) against the real server: the
  * visitor asks for service and an attendant (through the API and a real socket) takes it. Own
- * bubbles sit right, the attendant's left with their name; the attendant's typing shows; ticks
- * turn to "Read"; the composer stays on screen however long the conversation; a transfer does not
+ * bubbles sit right, the attendant's left with their name; her image shows; her typing shows;
+ * ticks turn to "Read"; the composer stays on screen however long the conversation; a transfer does not
  * bring the queue box back; the rating card is in view when the service ends.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -84,6 +84,18 @@ describe('the visitor messenger', () => {
     await mine.getByRole('img', { name: 'Sent' }).waitFor();
     await bia.call('chat.markRead', { domain: c.domain, conversationId, uptoSeq: seq });
     await mine.getByRole('img', { name: 'Read' }).waitFor();
+
+    // An image from Bia shows as in the member chat: its preview in her bubble.
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2000, 7)]);
+    const res = await fetch(`${server.url}/uploads/chat/${c.domain}/${conversationId}?clientId=img1&name=print.png`, {
+      method: 'PUT',
+      headers: { cookie: bia.cookie, 'content-type': 'image/png' },
+      body: new Blob([new Uint8Array(png)]),
+    });
+    expect(res.status).toBe(200);
+    const imageItem = log.getByRole('listitem').filter({ has: visitor.getByRole('button', { name: 'Open image print.png' }) });
+    await imageItem.locator('img[src]').waitFor();
+    expect(await imageItem.evaluate((li) => li.classList.contains('theirs'))).toBe(true);
 
     // Bia types: the visitor sees it (typing comes every 1.5 s while she writes).
     const biaSocket = await bia.open();

@@ -10,7 +10,8 @@ import { trpc } from '../../trpc';
 import { Button, ButtonLink, IconButton } from '../../ui/Button';
 import { FormError, FormNotice } from '../../ui/Form';
 import { Spinner } from '../../ui/Spinner';
-import { dayKey, dayLabel, fileSize, timeOf } from '../chat/format';
+import { FileContent, FileLinkSource } from '../chat/FileContent';
+import { dayKey, dayLabel, timeOf } from '../chat/format';
 import { MessageText } from '../chat/MessageItem';
 import { Avatar, Ticks } from '../chat/parts';
 import { FormMessageCard } from '../forms/ConversationForms';
@@ -293,7 +294,11 @@ function CustomerMessage({ message: m, mine, firstOfRun, author, others, convers
           <FormMessageCard data={m.data} href={(formId) => `/i/form/${formId}`} />
         ) : (
           <>
-            {m.file && <CustomerFile message={m} />}
+            {m.file && (
+              <FileLinkSource.Provider value="customer">
+                <FileContent message={{ ...m, conversationId }} />
+              </FileLinkSource.Provider>
+            )}
             {m.text && (
               <p className="message-text">
                 <MessageText text={m.text} mentionNames={[]} />
@@ -334,20 +339,6 @@ function SlaProposal({ message: m, conversationId, proposalOpen }: { message: Ch
         </div>
       ) : null}
     </div>
-  );
-}
-
-/**
- * A file or image the attendant sent. The visitor has no member's file links, so it is named with
- * its size (an image says so); the attendant can resend what matters as text.
- */
-function CustomerFile({ message: m }: { message: ChatMessageEvent }) {
-  const { i18n } = useLingui();
-  const file = m.file!;
-  return (
-    <p className="customer-file">
-      <span className="customer-file-name">{file.name}</span> <span className="muted">{fileSize(file.size, i18n.locale)}</span>
-    </p>
   );
 }
 

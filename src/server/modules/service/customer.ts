@@ -13,8 +13,10 @@ import { contactUsMessage, validateContactUs, type ContactUsFieldError } from '.
 import { applyRating, publicRating } from '../../../shared/domain/rating';
 import { serviceTransition } from '../../../shared/domain/service-states';
 import { answerSla as answerSlaRule, slaProposalState } from '../../../shared/domain/sla';
-import { SERVICE_MESSAGES as M, type contactUsSubmitInput, type customerMessagesInput, type customerSendInput, type requestServiceInput } from '../../../shared/schemas/service';
+import { SERVICE_MESSAGES as M, type contactUsSubmitInput, type customerFileLinksInput, type customerMessagesInput, type customerSendInput, type requestServiceInput } from '../../../shared/schemas/service';
+import { FILE_LINK_SECONDS } from '../../../shared/domain/files';
 import type { Db } from '../../db/client';
+import type { ObjectStore } from '../../storage';
 import type { CompanyContext } from '../company/service';
 import { appendMessage, emitMessage, toMessage } from '../chat/service';
 import { updateAccount } from '../identity/service';
@@ -218,6 +220,27 @@ export async function customerMessages(deps: ServiceDeps, user: User, input: z.o
   });
   if (newestFirst) rows.reverse();
   return rows.map(toMessage);
+}
+
+/**
+ * Short-lived links to the files of the request's messages, as chat.fileLinks gives members: only
+ * messages the customer sees (never a comment's file), only in a request they take part in.
+ */
+export async function customerFileLinks(deps: ServiceDeps & { storage: ObjectStore }, user: User, input: z.output<typeof customerFileLinksInput>) {
+  await asCustomer(deps.db, user.id, input.conversationId);
+  const rows = await deps.db.message.findMany({
+    where: { id: { in: input.messageIds }, conversationId: input.conversationId, isComment: false, removed: false, fileKey: { not: null } },
+    select: { id: true, fileKey: true, thumbKey: true, fileName: true },
+  });
+  const expiresAt = new Date(deps.clock.now().getTime() + FILE_LINK_SECONDS * 1000);
+  const links = [];
+  for (const row of rows) {
+    const key = input.variant === 'thumb' ? row.thumbKey : row.fileKey;
+    if (!key) continue;
+    const url = await deps.storage.presignGet(key, FILE_LINK_SECONDS, input.download && row.fileName ? { downloadName: row.fileName } : undefined);
+    links.push({ messageId: row.id, url });
+  }
+  return { links, expiresAt };
 }
 
 /** The customer answers. Idempotent by clientId, like the chat's own send. */
