@@ -87,7 +87,7 @@ describe('the visitor messenger', () => {
     await mine.getByRole('img', { name: 'Read' }).waitFor();
 
     // An image from Bia shows as in the member chat: its preview in her bubble.
-    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2000, 7)]);
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
     const res = await fetch(`${server.url}/uploads/chat/${c.domain}/${conversationId}?clientId=img1&name=print.png`, {
       method: 'PUT',
       headers: { cookie: bia.cookie, 'content-type': 'image/png' },
@@ -96,6 +96,9 @@ describe('the visitor messenger', () => {
     expect(res.status).toBe(200);
     const imageItem = log.getByRole('listitem').filter({ has: visitor.getByRole('button', { name: 'Open image print.png' }) });
     await imageItem.locator('img[src]').waitFor();
+    // Really loaded from the storage through the visitor's link, not a broken image.
+    await imageItem.locator('img').evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0) || new Promise((ok, no) => ((img.onload = ok), (img.onerror = no))));
+    expect(await imageItem.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
     expect(await imageItem.evaluate((li) => li.classList.contains('theirs'))).toBe(true);
 
     // Readable and labelled for everyone (contrast of both bubble kinds, ticks, the composer).
