@@ -96,8 +96,8 @@ describe('serving a visitor', () => {
     await biaPage.getByLabel('Comment for the team (optional)').fill('Cliente com senha bloqueada');
     await biaPage.getByRole('button', { name: 'Transfer' }).click();
     await biaPage.getByText('The service was transferred successfully!').waitFor();
-    // The visitor never sees the comment, and waits again (for Caio).
-    await visitor.getByText('Your position in the queue:').waitFor();
+    // The visitor never sees the comment, and waits again (for Caio), told of the transfer rather than queued again.
+    await visitor.getByText('You are being transferred to another attendant.', { exact: false }).waitFor();
     expect(await visitor.getByText('Cliente com senha bloqueada').count()).toBe(0);
 
     // Caio sees it in his queue, marked for him, takes it, answers and concludes it from the panel.

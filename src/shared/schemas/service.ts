@@ -63,6 +63,13 @@ export const customerSendInput = z.object({
   clientId: z.string().min(1).max(64),
   text: z.string().trim().min(1, CHAT_MESSAGES.empty).max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong),
 });
+/** Links to the files of a request's messages (the customer has no member's chat.fileLinks). */
+export const customerFileLinksInput = z.object({
+  conversationId: id,
+  messageIds: z.array(id).min(1).max(100),
+  variant: z.enum(['file', 'thumb']).default('file'),
+  download: z.boolean().default(false),
+});
 export const customerReadInput = z.object({ conversationId: id, uptoSeq: z.number().int().min(1) });
 export const rateInput = z.object({ conversationId: id, stars: z.number().int().min(RATING_MIN).max(RATING_MAX) });
 export const answerSlaInput = z.object({ conversationId: id, accept: z.boolean() });

@@ -1,29 +1,45 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, useState } from 'react';
 import { FILE_LINK_SECONDS } from '../../../shared/domain/files';
 import { Film, X } from 'lucide-react';
 import { trpc } from '../../trpc';
 import { FullScreenLayer } from '../../ui/Dialog';
 import { IconButton } from '../../ui/Button';
-import { useChat, useTranslateError } from './ChatProvider';
+import { useOptionalChat, useTranslateError } from './ChatProvider';
 import { duration, fileSize } from './format';
 import { Icon } from './icons';
 import type { ChatMessage } from './sync';
 
 type Variant = 'file' | 'thumb';
 
+/** The part of a message its file needs (a member's chat message or a customer's event). */
+type FileMessage = Pick<ChatMessage, 'id' | 'conversationId' | 'type' | 'file'>;
+
+/**
+ * Whose links: a member's (chat.fileLinks, in the selected company) or a customer's in their own
+ * request (customer.fileLinks), so the visitor's messenger shows files as the member chat does.
+ */
+export const FileLinkSource = createContext<'member' | 'customer'>('member');
+
 /** A short-lived link to a message's file (the server checks I take part), renewed before it expires. */
-function useFileLink(message: ChatMessage, variant: Variant, enabled = true) {
-  const { domain } = useChat();
-  const links = trpc.chat.fileLinks.useQuery(
+function useFileLink(message: FileMessage, variant: Variant, enabled = true) {
+  const source = useContext(FileLinkSource);
+  const domain = useOptionalChat()?.domain ?? '';
+  const options = { staleTime: (FILE_LINK_SECONDS - 60) * 1000, refetchOnWindowFocus: false, retry: 1 } as const;
+  const member = trpc.chat.fileLinks.useQuery(
     { domain, conversationId: message.conversationId, messageIds: [message.id], variant },
-    { enabled, staleTime: (FILE_LINK_SECONDS - 60) * 1000, refetchOnWindowFocus: false, retry: 1 },
+    { ...options, enabled: enabled && source === 'member' },
   );
+  const customer = trpc.customer.fileLinks.useQuery(
+    { conversationId: message.conversationId, messageIds: [message.id], variant },
+    { ...options, enabled: enabled && source === 'customer' },
+  );
+  const links = source === 'member' ? member : customer;
   return { url: links.data?.links[0]?.url, error: links.error };
 }
 
 /** A file, an image or a voice message, as its message shows it. */
-export function FileContent({ message }: { message: ChatMessage }) {
+export function FileContent({ message }: { message: FileMessage }) {
   const file = message.file;
   if (!file) return null;
   if (file.isRecording) return <VoiceMessage message={message} />;
@@ -32,9 +48,10 @@ export function FileContent({ message }: { message: ChatMessage }) {
 }
 
 /** Name, size and a download button; the link is asked for when clicked (it lasts minutes). */
-function FileCard({ message }: { message: ChatMessage }) {
+function FileCard({ message }: { message: FileMessage }) {
   const { t, i18n } = useLingui();
-  const { domain } = useChat();
+  const source = useContext(FileLinkSource);
+  const domain = useOptionalChat()?.domain ?? '';
   const utils = trpc.useUtils();
   const translate = useTranslateError();
   const [error, setError] = useState<string | null>(null);
@@ -45,7 +62,8 @@ function FileCard({ message }: { message: ChatMessage }) {
     setBusy(true);
     setError(null);
     try {
-      const { links } = await utils.client.chat.fileLinks.query({ domain, conversationId: message.conversationId, messageIds: [message.id], variant: 'file', download: true });
+      const ask = { conversationId: message.conversationId, messageIds: [message.id], variant: 'file' as const, download: true };
+      const { links } = source === 'member' ? await utils.client.chat.fileLinks.query({ domain, ...ask }) : await utils.client.customer.fileLinks.query(ask);
       const url = links[0]?.url;
       if (!url) throw new Error('File not found');
       const a = document.createElement('a');
@@ -82,7 +100,7 @@ function FileCard({ message }: { message: ChatMessage }) {
 }
 
 /** The thumbnail in the message; clicking opens the full image over the screen. */
-function ImageMessage({ message }: { message: ChatMessage }) {
+function ImageMessage({ message }: { message: FileMessage }) {
   const { t } = useLingui();
   const file = message.file!;
   const preview = useFileLink(message, file.hasThumb ? 'thumb' : 'file');
@@ -97,7 +115,7 @@ function ImageMessage({ message }: { message: ChatMessage }) {
   );
 }
 
-function ImageViewer({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
+function ImageViewer({ message, onClose }: { message: FileMessage; onClose: () => void }) {
   const { t } = useLingui();
   const titleId = useId();
   const full = useFileLink(message, 'file');
@@ -121,7 +139,7 @@ function ImageViewer({ message, onClose }: { message: ChatMessage; onClose: () =
  * A recording — a voice message, or a call's recording (video when the call had video) — played
  * inline by the browser's own player (keyboard and screen-reader ready), with its length.
  */
-function VoiceMessage({ message }: { message: ChatMessage }) {
+function VoiceMessage({ message }: { message: FileMessage }) {
   const { t } = useLingui();
   const file = message.file!;
   const link = useFileLink(message, 'file');

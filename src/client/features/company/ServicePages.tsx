@@ -180,7 +180,7 @@ export function DirectQueuePage() {
   if (page.isError) return <CompanyNotFound />;
   const queueName = page.data.queues.find((q) => q.key === queue)?.name;
   return (
-    <section className="page company-page">
+    <section className={conversationId ? 'page company-page customer-page' : 'page company-page'}>
       <PageTitle title={queueName ?? t`Request service`} />
       <p className="muted">{page.data.name}</p>
       {conversationId ? (
@@ -384,7 +384,7 @@ function CustomerRequestPage() {
   const { t } = useLingui();
   const { id = '' } = useParams();
   return (
-    <section className="page company-page">
+    <section className="page company-page customer-page">
       <PageTitle title={t`Your request`} />
       <CustomerConversation conversationId={id} />
     </section>

@@ -13,8 +13,10 @@ import { contactUsMessage, validateContactUs, type ContactUsFieldError } from '.
 import { applyRating, publicRating } from '../../../shared/domain/rating';
 import { serviceTransition } from '../../../shared/domain/service-states';
 import { answerSla as answerSlaRule, slaProposalState } from '../../../shared/domain/sla';
-import { SERVICE_MESSAGES as M, type contactUsSubmitInput, type customerMessagesInput, type customerSendInput, type requestServiceInput } from '../../../shared/schemas/service';
+import { SERVICE_MESSAGES as M, type contactUsSubmitInput, type customerFileLinksInput, type customerMessagesInput, type customerSendInput, type requestServiceInput } from '../../../shared/schemas/service';
+import { FILE_LINK_SECONDS } from '../../../shared/domain/files';
 import type { Db } from '../../db/client';
+import type { ObjectStore } from '../../storage';
 import type { CompanyContext } from '../company/service';
 import { appendMessage, emitMessage, toMessage } from '../chat/service';
 import { updateAccount } from '../identity/service';
@@ -178,6 +180,11 @@ export async function customerConversation(deps: ServiceDeps, user: User, conver
   const { conversation: c, company, me } = await asCustomer(deps.db, user.id, conversationId);
   const responsible = c.responsibleId ? await deps.db.user.findUnique({ where: { id: c.responsibleId }, select: { name: true } }) : null;
   const isCustomer = c.creatorId === user.id;
+  // The attendants in it: their names and faces beside their bubbles, their watermarks for my ticks.
+  const others = await deps.db.participant.findMany({
+    where: { conversationId, removed: false, NOT: { userId: user.id } },
+    select: { userId: true, deliveredSeq: true, readSeq: true, user: { select: { name: true, avatarKey: true } } },
+  });
   return {
     conversationId: c.id,
     domain: company.domain,
@@ -197,6 +204,7 @@ export async function customerConversation(deps: ServiceDeps, user: User, conver
     sla: { proposal: slaProposalState(c), offerDate: c.slaOfferDate, dueAt: c.slaDueAt, accepted: c.slaAccepted },
     lastSeq: c.lastSeq,
     readSeq: me.readSeq,
+    others: others.map((o) => ({ userId: o.userId, name: o.user.name, hasAvatar: o.user.avatarKey !== null, deliveredSeq: o.deliveredSeq, readSeq: o.readSeq })),
   };
 }
 
@@ -212,6 +220,27 @@ export async function customerMessages(deps: ServiceDeps, user: User, input: z.o
   });
   if (newestFirst) rows.reverse();
   return rows.map(toMessage);
+}
+
+/**
+ * Short-lived links to the files of the request's messages, as chat.fileLinks gives members: only
+ * messages the customer sees (never a comment's file), only in a request they take part in.
+ */
+export async function customerFileLinks(deps: ServiceDeps & { storage: ObjectStore }, user: User, input: z.output<typeof customerFileLinksInput>) {
+  await asCustomer(deps.db, user.id, input.conversationId);
+  const rows = await deps.db.message.findMany({
+    where: { id: { in: input.messageIds }, conversationId: input.conversationId, isComment: false, removed: false, fileKey: { not: null } },
+    select: { id: true, fileKey: true, thumbKey: true, fileName: true },
+  });
+  const expiresAt = new Date(deps.clock.now().getTime() + FILE_LINK_SECONDS * 1000);
+  const links = [];
+  for (const row of rows) {
+    const key = input.variant === 'thumb' ? row.thumbKey : row.fileKey;
+    if (!key) continue;
+    const url = await deps.storage.presignGet(key, FILE_LINK_SECONDS, input.download && row.fileName ? { downloadName: row.fileName } : undefined);
+    links.push({ messageId: row.id, url });
+  }
+  return { links, expiresAt };
 }
 
 /** The customer answers. Idempotent by clientId, like the chat's own send. */
