@@ -180,6 +180,8 @@ describe('tabs, sounds, presence, phones', () => {
       };
     });
   // The sounds are small enough for Vite to inline; nobody in these pages sends, so every play is a receive.
+  /** This tab's chat hears pushes live (ChatProvider marks <html data-chat="live">). */
+  const chatLive = (page: Page) => page.locator('html[data-chat="live"]').waitFor({ state: 'attached' });
   const played = (page: Page) => page.evaluate(() => (window as unknown as { __played: string[] }).__played.length);
 
   it('two tabs of one person: both show a message once, the receive sound plays once, reading in one clears the other', async () => {
@@ -192,6 +194,8 @@ describe('tabs, sounds, presence, phones', () => {
     await other.goto(`${server.url}/i/recent`);
     await list.getByRole('link', { name: /Ana Souza/ }).waitFor();
     await other.getByRole('link', { name: /Ana Souza/ }).waitFor();
+    // The sound is for pushes heard live: send once both tabs' chats are connected.
+    for (const page of [list, other]) await chatLive(page);
     // The other tab gets the focus, as a person switching tabs would.
     await other.bringToFront();
 
@@ -221,6 +225,7 @@ describe('tabs, sounds, presence, phones', () => {
     await b.page.goto(`${server.url}/i/settings`);
     // Bruno's app is connected (Ana sees him available) though no chat screen is open.
     await a.page.locator('.conversation-head').getByRole('img', { name: 'Available' }).waitFor();
+    await chatLive(b.page);
     await composer(a.page).fill('Are you there?');
     await composer(a.page).press('Enter');
     await expect.poll(() => b.page.title()).toMatch(/^\(1\) /);
@@ -235,6 +240,8 @@ describe('tabs, sounds, presence, phones', () => {
     const { conversationId } = await call<{ conversationId: string }>(a, 'chat.startDirect', { userId: b.userId }, company.domain);
     await b.page.goto(`${server.url}/i/recent`);
     await b.page.getByRole('link', { name: /Ana Souza/ }).waitFor();
+    // Heard live, so silence is the setting's doing and not a missed push.
+    await chatLive(b.page);
     await call(a, 'chat.send', { conversationId, clientId: 'quiet-1', text: 'Silently' }, company.domain);
     await b.page.getByRole('link', { name: /Ana Souza/ }).getByText('Silently').waitFor();
     expect(await played(b.page)).toBe(0);

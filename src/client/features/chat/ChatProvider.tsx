@@ -104,7 +104,19 @@ export function ChatProvider(props: { domain: string; companyName: string; isAdm
     setEngine(created);
     setPresence(store);
     setUploads(files);
+    // Whether a push reaches this tab's chat live right now (the engine listens from its
+    // construction): <html data-chat="live|offline">, for the browser tests to wait on, and for
+    // anyone looking at a tab that missed a sound.
+    const markLive = () => {
+      document.documentElement.dataset.chat = socket.connected ? 'live' : 'offline';
+    };
+    socket.on('connect', markLive);
+    socket.on('disconnect', markLive);
+    markLive();
     return () => {
+      socket.off('connect', markLive);
+      socket.off('disconnect', markLive);
+      delete document.documentElement.dataset.chat;
       created.stop();
       store.stop();
       files.stop();
