@@ -42,6 +42,37 @@ function Hint({ hint }: { hint?: ReactNode }) {
   ) : null;
 }
 
+/** What a text input and a text area share: the field's state, its label, hint and error. */
+interface TextFrameProps {
+  label: string;
+  error?: string | null;
+  hint?: ReactNode;
+  value: string | undefined;
+  required?: boolean;
+  disabled?: boolean;
+  readOnly?: boolean;
+  children: ReactNode;
+}
+
+function TextFrame({ label, error, hint, value, required, disabled, readOnly, children }: TextFrameProps) {
+  return (
+    <AriaTextField
+      className="field"
+      value={value}
+      isInvalid={!!error}
+      isRequired={required}
+      isDisabled={disabled}
+      isReadOnly={readOnly}
+      validationBehavior="aria"
+    >
+      <Label className="field-label">{label}</Label>
+      {children}
+      <Hint hint={hint} />
+      <ErrorText error={error} />
+    </AriaTextField>
+  );
+}
+
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'aria-invalid' | 'aria-describedby' | 'className'>;
 
 /**
@@ -59,21 +90,11 @@ export function TextField({
   readOnly,
   ...input
 }: InputProps & { label: string; error?: string | null; hint?: ReactNode; ref?: Ref<HTMLInputElement> }) {
+  const text = typeof value === 'string' ? value : value === undefined ? undefined : String(value);
   return (
-    <AriaTextField
-      className="field"
-      value={typeof value === 'string' ? value : value === undefined ? undefined : String(value)}
-      isInvalid={!!error}
-      isRequired={required}
-      isDisabled={disabled}
-      isReadOnly={readOnly}
-      validationBehavior="aria"
-    >
-      <Label className="field-label">{label}</Label>
+    <TextFrame {...{ label, error, hint, required, disabled, readOnly }} value={text}>
       <Input ref={ref} className="field-input" {...input} />
-      <Hint hint={hint} />
-      <ErrorText error={error} />
-    </AriaTextField>
+    </TextFrame>
   );
 }
 
@@ -92,20 +113,9 @@ export function TextAreaField({
   ...textarea
 }: TextAreaProps & { label: string; error?: string | null; hint?: ReactNode; ref?: Ref<HTMLTextAreaElement> }) {
   return (
-    <AriaTextField
-      className="field"
-      value={typeof value === 'string' ? value : undefined}
-      isInvalid={!!error}
-      isRequired={required}
-      isDisabled={disabled}
-      isReadOnly={readOnly}
-      validationBehavior="aria"
-    >
-      <Label className="field-label">{label}</Label>
+    <TextFrame {...{ label, error, hint, required, disabled, readOnly }} value={typeof value === 'string' ? value : undefined}>
       <TextArea ref={ref} className="field-input" {...textarea} />
-      <Hint hint={hint} />
-      <ErrorText error={error} />
-    </AriaTextField>
+    </TextFrame>
   );
 }
 
