@@ -13,6 +13,7 @@ import { invitesRouter, membersRouter } from './modules/members/router';
 import { notesRouter } from './modules/notes/router';
 import { notificationsRouter } from './modules/notifications/router';
 import { profilesRouter } from './modules/profiles/router';
+import { repliesRouter } from './modules/replies/router';
 import { groupsRouter, queuesRouter } from './modules/queues/router';
 import { customerRouter, serviceRouter } from './modules/service/router';
 import { additionalFieldsRouter, settingsRouter } from './modules/settings/router';
@@ -43,6 +44,7 @@ export const appRouter = router({
   notes: notesRouter,
   contacts: contactsRouter,
   inviteLink: inviteLinkRouter,
+  replies: repliesRouter,
 
   forms: formsRouter,
   formsCustomer: formsCustomerRouter,

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useMatch, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGE_MAX_LENGTH } from '../../../shared/constants';
+import { fillReply, matchReplies, replyQueryAt } from '../../../shared/domain/saved-replies';
 import { trpc } from '../../trpc';
 import { useChat, useConversationLog, useTranslateError } from './ChatProvider';
 import type { Person } from './ConversationPage';
@@ -25,12 +26,23 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
  * Writing a message: Enter sends, Shift+Enter starts a new line; at most MESSAGE_MAX_LENGTH
  * characters with a counter; '@' offers the participants to mention; the draft stays with the
  * conversation until sent (and goes when emptied); others see "typing" at most every 1.5 s.
- * An internal comment is seen by the company's members only.
+ * An internal comment is seen by the company's members only. '/' offers the company's saved
+ * replies (canned responses), filled with the customer's first name where they say {customer}.
  */
-export function Composer(props: { conversationId: string; people: Person[]; initialDraft: string; canComment: boolean; canSendAudio: boolean }) {
+export function Composer(props: {
+  conversationId: string;
+  people: Person[];
+  initialDraft: string;
+  canComment: boolean;
+  canSendAudio: boolean;
+  /** The customer of a service conversation, for the saved replies' {customer}. */
+  customerName?: string;
+}) {
   const { conversationId, people } = props;
   const { t } = useLingui();
-  const { engine, me, domain, uploads } = useChat();
+  const { engine, me, domain, uploads, companyName } = useChat();
+  // Members only: elsewhere (a refusal) the composer simply offers none.
+  const savedReplies = trpc.replies.list.useQuery({ domain }, { staleTime: 60_000, retry: false }).data ?? [];
   // The limit the upload store refuses bigger files by, said where files are picked.
   const maxUpload = trpc.chat.uploadLimits.useQuery({ domain }, { staleTime: Infinity }).data?.maxUploadBytes;
   const maxMb = maxUpload ? Math.floor(maxUpload / 1_048_576) : null;
@@ -58,6 +70,7 @@ export function Composer(props: { conversationId: string; people: Person[]; init
   const [comment, setComment] = useState(false);
   const [mentioned, setMentioned] = useState<Map<string, string>>(new Map());
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  const [replyQuery, setReplyQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   const input = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -67,7 +80,12 @@ export function Composer(props: { conversationId: string; people: Person[]; init
   const candidates = mention
     ? people.filter((p) => p.userId !== me.id && fold(p.name).includes(fold(mention.query))).slice(0, 8)
     : [];
-  const listOpen = candidates.length > 0;
+  const replyCandidates = replyQuery && !editing ? matchReplies(savedReplies, replyQuery.query) : [];
+  // One list under the caret: people after '@', saved replies after '/'.
+  const suggestions: { key: string; label: string; detail?: string; pick: () => void }[] = candidates.length
+    ? candidates.map((p) => ({ key: p.userId, label: p.name, pick: () => pick(p) }))
+    : replyCandidates.map((r) => ({ key: r.id, label: `/${r.shortcut}`, detail: r.title || r.text, pick: () => pickReply(r.text) }));
+  const listOpen = suggestions.length > 0;
 
   useEffect(() => {
     if (replying || editing) input.current?.focus();
@@ -91,6 +109,7 @@ export function Composer(props: { conversationId: string; people: Person[]; init
     setText(value);
     setError(null);
     setMention(mentionAt(value, caret));
+    setReplyQuery(replyQueryAt(value, caret));
     setActive(0);
     if (value.trim()) engine.typed(conversationId);
   }
@@ -105,6 +124,22 @@ export function Composer(props: { conversationId: string; people: Person[]; init
     setMentioned((m) => new Map(m).set(person.userId, person.name));
     setMention(null);
     const at = mention.start + inserted.length;
+    requestAnimationFrame(() => {
+      el.focus();
+      el.setSelectionRange(at, at);
+    });
+  }
+
+  function pickReply(replyText: string) {
+    const el = input.current;
+    if (!el || !replyQuery) return;
+    const caret = el.selectionStart ?? text.length;
+    const inserted = fillReply(replyText, { customer: props.customerName, me: me.name, company: companyName });
+    const value = text.slice(0, replyQuery.start) + inserted + text.slice(caret);
+    setText(value);
+    setReplyQuery(null);
+    if (value.trim()) engine.typed(conversationId);
+    const at = replyQuery.start + inserted.length;
     requestAnimationFrame(() => {
       el.focus();
       el.setSelectionRange(at, at);
@@ -130,6 +165,7 @@ export function Composer(props: { conversationId: string; people: Person[]; init
     draft.sent();
     setMentioned(new Map());
     setMention(null);
+    setReplyQuery(null);
     if (replying) void navigate(`/i/recent/chat/${conversationId}`, { replace: true });
     input.current?.focus();
   }
@@ -148,17 +184,18 @@ export function Composer(props: { conversationId: string; people: Person[]; init
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
         const step = e.key === 'ArrowDown' ? 1 : -1;
-        setActive((i) => (i + step + candidates.length) % candidates.length);
+        setActive((i) => (i + step + suggestions.length) % suggestions.length);
         return;
       }
       if (e.key === 'Enter' || e.key === 'Tab') {
         e.preventDefault();
-        pick(candidates[active] ?? candidates[0]!);
+        (suggestions[active] ?? suggestions[0]!).pick();
         return;
       }
       if (e.key === 'Escape') {
         e.preventDefault();
         setMention(null);
+        setReplyQuery(null);
         return;
       }
     }
@@ -182,20 +219,21 @@ export function Composer(props: { conversationId: string; people: Person[]; init
       }}
     >
       {listOpen && (
-        <ul id={ids.list} className="mention-list" role="listbox" aria-label={t`People to mention`}>
-          {candidates.map((p, i) => (
+        <ul id={ids.list} className="mention-list" role="listbox" aria-label={candidates.length ? t`People to mention` : t`Saved replies`}>
+          {suggestions.map((s, i) => (
             <li
-              key={p.userId}
+              key={s.key}
               id={`${ids.list}-${i}`}
               role="option"
               aria-selected={i === active}
               className={i === active ? 'active' : undefined}
               onMouseDown={(e) => {
                 e.preventDefault();
-                pick(p);
+                s.pick();
               }}
             >
-              {p.name}
+              {s.label}
+              {s.detail && <span className="suggestion-detail">{s.detail}</span>}
             </li>
           ))}
         </ul>
@@ -239,7 +277,7 @@ export function Composer(props: { conversationId: string; people: Person[]; init
           id={ids.input}
           rows={1}
           value={text}
-          placeholder={t`Write a message`}
+          placeholder={savedReplies.length && !editing ? t`Write a message, or / for a saved reply` : t`Write a message`}
           role="combobox"
           aria-autocomplete="list"
           aria-expanded={listOpen}
@@ -248,9 +286,15 @@ export function Composer(props: { conversationId: string; people: Person[]; init
           aria-invalid={over || undefined}
           aria-describedby={`${ids.counter}${error ? ` ${ids.error}` : ''}`}
           onChange={(e) => change(e.target.value, e.target.selectionStart)}
-          onSelect={(e) => setMention(mentionAt(e.currentTarget.value, e.currentTarget.selectionStart))}
+          onSelect={(e) => {
+            setMention(mentionAt(e.currentTarget.value, e.currentTarget.selectionStart));
+            setReplyQuery(replyQueryAt(e.currentTarget.value, e.currentTarget.selectionStart));
+          }}
           onKeyDown={keyDown}
-          onBlur={() => setMention(null)}
+          onBlur={() => {
+            setMention(null);
+            setReplyQuery(null);
+          }}
           onPaste={(e) => {
             const files = [...e.clipboardData.files];
             if (files.length && !editing) {

@@ -224,6 +224,7 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
               initialDraft={data.me.draft}
               canComment={data.seesComments}
               canSendAudio={current.data?.me.permissions.sendAudio ?? true}
+              customerName={isService ? data.participants.find((p) => !p.member && !p.removed)?.name : undefined}
             />
           )}
         </div>

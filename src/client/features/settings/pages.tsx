@@ -18,6 +18,7 @@ const SECTIONS: readonly { to: string; label: MessageDescriptor | string; adminO
   { to: 'queues', label: msg`Queues`, adminOnly: true },
   { to: 'groups', label: msg`Groups`, adminOnly: true },
   { to: 'forms', label: msg`Forms`, adminOnly: true },
+  { to: 'replies', label: msg`Saved replies`, adminOnly: true },
   { to: 'doctors', label: msg`Doctors`, adminOnly: true },
   { to: 'telegram', label: 'Telegram', adminOnly: true },
   { to: 'whatsapp', label: 'WhatsApp', adminOnly: true },
@@ -75,6 +76,7 @@ export { MemberPage, MembersPage } from './MembersPages';
 export { ClientCompaniesPage, ClientCompanyAddPage, ClientCompanyEditPage, ClientsViewerPage } from './ClientCompanyPages';
 export { CompanyAccountPage, CompanyPageEditPage, GreetingsPage } from './CompanyAccountPages';
 export { ContactUsSettingsPage } from './ContactUsSettings';
+export { SavedRepliesPage } from '../replies/SavedRepliesPage';
 
 export const DoctorsPage = placeholderPage(msg`Doctors`);
 export const DoctorPage = placeholderPage(msg`Doctor`);
