@@ -25,6 +25,9 @@ import { usePlanFeatures } from '../guard/company';
 import { CompanyGate } from '../guard/CompanyGate';
 import { CallsHost } from '../features/calls/CallsHost';
 import { FeedBadge } from '../features/feeds/FeedBadge';
+import { UnreadChatsBadge } from '../features/chat/UnreadChatsBadge';
+import { NotificationsBadge } from '../features/notifications/NotificationsBadge';
+import { QueueBadge } from '../features/service/QueueBadge';
 import { ServiceAlerts } from '../features/notifications/ServiceAlerts';
 import { Spinner } from './Spinner';
 
@@ -40,20 +43,20 @@ interface NavItem {
   primary?: boolean;
   /** Shown only when the company's plan has the flag. */
   plan?: 'kanban';
-  /** A live count next to the label (unread posts...). */
+  /** A live count next to the label (unread conversations, customers waiting, notifications, posts). */
   badge?: ComponentType;
 }
 
 const NAV: readonly NavItem[] = [
-  { to: '/i/recent', label: msg`Recent chats`, icon: MessagesSquare, primary: true },
-  { to: '/i/recent/queue/all', label: msg`Queue`, icon: Inbox, primary: true },
+  { to: '/i/recent', label: msg`Recent chats`, icon: MessagesSquare, primary: true, badge: UnreadChatsBadge },
+  { to: '/i/recent/queue/all', label: msg`Queue`, icon: Inbox, primary: true, badge: QueueBadge },
   { to: '/i/kanbansla', label: msg`SLA board`, icon: SquareKanban, plan: 'kanban' },
   { to: '/i/recent/feeds/all', label: msg`Feed`, icon: Newspaper, badge: FeedBadge },
   { to: '/i/recent/customers/all', label: msg`Customers`, icon: Contact },
   { to: '/i/calendar', label: msg`Calendar`, icon: CalendarDays, primary: true },
   { to: '/i/notes', label: msg`Notes`, icon: NotebookPen },
   { to: '/i/dashboard', label: msg`Dashboard`, icon: LayoutDashboard },
-  { to: '/i/notifications', label: msg`Notifications`, icon: Bell, primary: true },
+  { to: '/i/notifications', label: msg`Notifications`, icon: Bell, primary: true, badge: NotificationsBadge },
   { to: '/i/settings', label: msg`Settings`, icon: Settings },
   { to: '/i/selectCompany', label: msg`Choose company`, icon: Building2 },
   { to: '/i/invites', label: msg`Invitations`, icon: Mail },

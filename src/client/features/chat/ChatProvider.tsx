@@ -21,6 +21,7 @@ import { playOnceAcrossTabs } from './sounds';
 import { normalizeMessage, type ConversationLog, type OutgoingMessage } from './sync';
 import { UploadStore, type Upload } from './uploads';
 import type { Conversation, Recent, RecentsPage } from './types';
+import { setUnreadCount } from './unreadCount';
 
 export interface Me {
   id: string;
@@ -258,10 +259,14 @@ function RecentsSync({ engine, domain, userId }: { engine: ChatEngine; domain: s
   const unread = recents.data?.pages[0]?.totalUnread ?? 0;
   useEffect(() => {
     setTitlePrefix(unread > 0 ? `(${unreadLabel(unread)}) ` : '');
+    setUnreadCount(unread);
     const nav = navigator as Navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
     if (unread > 0) nav.setAppBadge?.(unread).catch(() => {});
     else nav.clearAppBadge?.().catch(() => {});
-    return () => setTitlePrefix('');
+    return () => {
+      setTitlePrefix('');
+      setUnreadCount(0);
+    };
   }, [unread]);
 
   return null;

@@ -28,6 +28,7 @@ import * as timesheet from './timesheet';
 /** The attendant's side: company members only (member level). */
 export const serviceRouter = router({
   queue: memberProcedure.input(queueViewInput).query(({ ctx, input }) => service.listQueue(ctx, input.queueId)),
+  queueCount: memberProcedure.query(({ ctx }) => service.countQueue(ctx)),
   take: memberProcedure.input(serviceConversationInput).mutation(({ ctx, input }) => service.takeRequest(ctx, input.conversationId)),
   details: memberProcedure.input(serviceConversationInput).query(({ ctx, input }) => service.serviceDetails(ctx, input.conversationId)),
   setWaiting: memberProcedure.input(setWaitingInput).mutation(({ ctx, input }) => service.setWaiting(ctx, input.conversationId, input.waiting)),

@@ -102,6 +102,13 @@ export async function listQueue(ctx: ServiceContext, queueId?: string) {
   };
 }
 
+/** How many requests this attendant sees waiting (the navigation's queue badge): no row is built. */
+export async function countQueue(ctx: ServiceContext) {
+  const viewer = await myViewer(ctx);
+  const waiting = await ctx.db.conversation.findMany({ where: { companyId: ctx.company.id, inQueue: true } });
+  return { total: waiting.filter((c) => visibleRequest(viewer, c)).length };
+}
+
 /**
  * Takes a request (spec 4) in ONE transaction: naFila false, atendido (who and when), responsible,
  * state 1. The conditional update is the referee: of attendants taking the same request at once,

@@ -1,0 +1,78 @@
+/**
+ * The attendant's navigation says where attention is needed, live, on any screen: conversations
+ * with unread messages, customers waiting in the queues they serve, unread notifications; at
+ * desktop width and on the phone's bottom bar. Real server, database, sockets and Chromium.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { anonymousVisitor, serviceCompany, type ClientSocket, type Person } from '../helpers/service';
+
+let server: TestServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const sockets: ClientSocket[] = [];
+
+beforeAll(async () => {
+  if (!fs.existsSync('dist/client/index.html')) {
+    throw new Error('dist/client is missing: build the browser app first (npm run build)');
+  }
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+  await server?.close();
+});
+
+async function pageOf(person: Person, companyId: string, viewport?: { width: number; height: number }): Promise<Page> {
+  await server.db.user.update({ where: { id: person.userId }, data: { defaultCompanyId: companyId } });
+  const [name, value] = person.cookie.split('=') as [string, string];
+  const context = await browser.newContext({ locale: 'en-US', viewport });
+  contexts.push(context);
+  await context.addCookies([{ name, value, url: server.url }]);
+  return context.newPage();
+}
+
+const navLink = (page: Page, name: RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+
+describe('navigation badges', () => {
+  for (const size of [undefined, { width: 390, height: 844 }]) {
+    it(`unread conversations, customers waiting and notifications, live (${size ? 'phone' : 'desktop'})`, async () => {
+      const c = await serviceCompany(server, sockets);
+      const bia = await c.attendant('Bia Costa');
+      const page = await pageOf(c.admin, c.company.id, size);
+      // Somewhere that is neither the chat, the queue nor the notifications.
+      await page.goto(`${server.url}/i/notes`);
+      await navLink(page, /^Recent chats/).waitFor();
+
+      // A colleague writes: the chat's link counts the conversation.
+      const { conversationId } = await bia.call('chat.startDirect', { domain: c.domain, userId: c.admin.userId });
+      await bia.call('chat.send', { domain: c.domain, conversationId, clientId: 'b1', text: 'Can you look at this?' });
+      await navLink(page, /1 conversation with unread messages/).waitFor();
+
+      // A visitor asks for service: the queue counts them, and the attendants are notified.
+      const visitor = await anonymousVisitor(server, sockets);
+      const request = await visitor.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera Visitante', text: 'Help' });
+      await navLink(page, /1 customer waiting/).waitFor();
+      await navLink(page, /1 unread notification/).waitFor();
+
+      // Taken (here, from another tab): the queue's count goes away everywhere.
+      await c.admin.call('service.take', { domain: c.domain, conversationId: request.conversationId });
+      await navLink(page, /customer waiting/).waitFor({ state: 'detached' });
+
+      // Reading the notifications and the conversation clears their counts.
+      await c.admin.call('notifications.markAllRead');
+      await navLink(page, /unread notification/).waitFor({ state: 'detached' });
+      await page.goto(`${server.url}/i/recent/chat/${conversationId}`);
+      await page.getByRole('log', { name: 'Messages' }).getByText('Can you look at this?').waitFor();
+      // The request she took is hers to read too.
+      await page.goto(`${server.url}/i/recent/chat/${request.conversationId}`);
+      await page.getByRole('log', { name: 'Messages' }).getByText('Help').waitFor();
+      await navLink(page, /unread messages/).waitFor({ state: 'detached' });
+    });
+  }
+});
