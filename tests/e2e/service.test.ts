@@ -203,9 +203,9 @@ describe('Contact Us and notifications', () => {
     await biaPage.goto(`${server.url}/i/notifications`);
     await biaPage.getByText('New request in the queue').waitFor();
     await biaPage.getByText('Marta · Fale Conosco').waitFor();
-    await biaPage.getByText('1 unread').waitFor();
+    await biaPage.getByText('1 unread', { exact: true }).waitFor();
     await biaPage.getByRole('button', { name: 'Mark all as read' }).click();
-    await biaPage.getByText('0 unread').waitFor();
+    await biaPage.getByText('0 unread', { exact: true }).waitFor();
     expect(await server.db.notification.count({ where: { userId: bia.userId, read: false } })).toBe(0);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { GROUP_TITLE_MAX_CHARS } from '../constants';
+import { CONVERSATION_TYPE, GROUP_TITLE_MAX_CHARS } from '../constants';
 import { normalizeProtocolQuery } from './protocol';
 
 /**
@@ -19,6 +19,20 @@ export function groupTitle(names: string[], maxChars: number = GROUP_TITLE_MAX_C
 }
 
 /** What the delete prompt needs typed: REMOVER, in any case, spaces around ignored (spec 5). */
+/**
+ * A customer's request served through the queues: a ticket (chamado), or a single conversation
+ * (avulso) that entered a queue. The spec numbers a 1:1 chat between colleagues "avulso" too, but
+ * that one never queues: it is a plain chat, with no protocol line, service panel or states.
+ */
+export function isServiceRequest(c: { type: number; queuedAt: Date | string | null }): boolean {
+  return c.type === CONVERSATION_TYPE.ticket || (c.type === CONVERSATION_TYPE.single && c.queuedAt != null);
+}
+
+/** Conversations whose life follows the service states: requests, and the tasks made from them. */
+export function followsServiceStates(c: { type: number; queuedAt: Date | string | null }): boolean {
+  return isServiceRequest(c) || c.type === CONVERSATION_TYPE.task;
+}
+
 export const DELETE_CONFIRMATION_WORD = 'REMOVER';
 export const isDeleteConfirmation = (typed: string) => typed.trim().toUpperCase() === DELETE_CONFIRMATION_WORD;
 

@@ -80,7 +80,11 @@ export const recentsInput = z.object({
   limit: z.number().int().min(1).max(500).default(100),
   /** `nextCursor` of the previous page. */
   cursor: z.string().max(200).optional(),
+  /** The desk's filters (RECENTS_FILTERS); `queueId` keeps the service requests of one queue. */
+  filter: z.enum(['all', 'unread', 'mine', 'open', 'team']).default('all'),
+  queueId: id.optional(),
 });
+export type RecentsFilter = z.output<typeof recentsInput>['filter'];
 export const setFixedInput = z.object({ ...inConversation, fixed: z.boolean() });
 
 /** Colleagues to chat with or add: one page by name; `q` searches the name (case ignored). */

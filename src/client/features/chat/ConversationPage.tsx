@@ -129,7 +129,7 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
   const watermarks = data.participants.filter((p) => p.userId !== me.id && !p.removed);
   // A customer's request (avulso or ticket): its service panel sits beside the messages, as the
   // contact/ticket sidebar of a help desk, whenever no other panel is open.
-  const isService = data.type === 0 || data.type === 1;
+  const isService = data.isService;
 
   return (
     <section className="conversation">
@@ -153,15 +153,12 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
                 <Trans>Several people are typing…</Trans>
               </span>
             ) : (
-              <span>
-                <Trans>Protocol {formatProtocol(data.protocol)}</Trans>
-                {isService && (
-                  <>
-                    {' '}
-                    <span className={STATE_BADGE[data.state] ?? 'badge'}>{i18n._(STATE_LABELS[data.state] ?? STATE_LABELS[1]!)}</span>
-                  </>
-                )}
-              </span>
+              isService && (
+                <span>
+                  <Trans>Protocol {formatProtocol(data.protocol)}</Trans>{' '}
+                  <span className={STATE_BADGE[data.state] ?? 'badge'}>{i18n._(STATE_LABELS[data.state] ?? STATE_LABELS[1]!)}</span>
+                </span>
+              )
             )}
           </p>
         </div>

@@ -82,7 +82,8 @@ function Details() {
       await navigate('/i/recent', { state: { notice: 'left' } });
     },
   });
-  const type = CONVERSATION_TYPE_LABELS[conversation.type];
+  // A single conversation is a customer's request when it came through a queue, else a direct chat.
+  const type = conversation.isService && conversation.type === CONVERSATION_TYPE.single ? msg`Service request` : CONVERSATION_TYPE_LABELS[conversation.type];
   const present = conversation.participants.filter((p) => !p.removed);
 
   return (

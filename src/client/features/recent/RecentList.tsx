@@ -1,6 +1,9 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link, NavLink } from 'react-router-dom';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Link, NavLink, useSearchParams } from 'react-router-dom';
+import type { RecentsFilter } from '../../../shared/schemas/chat';
 import { ticksFor } from '../../../shared/domain/messages';
 import { trpc } from '../../trpc';
 import { PageTitle } from '../../ui/PageTitle';
@@ -11,6 +14,27 @@ import { Icon } from '../chat/icons';
 import { ConversationAvatar, PresenceDot, Ticks } from '../chat/parts';
 import type { Recent } from '../chat/types';
 import { unreadLabel } from './recents';
+import { useSocketEvent } from '../service/live';
+
+/** The desk's views of the list (chat.recents `filter`), kept in the address (?show=). */
+const FILTERS: readonly { key: RecentsFilter; label: MessageDescriptor }[] = [
+  { key: 'all', label: msg`All` },
+  { key: 'unread', label: msg`Unread` },
+  { key: 'mine', label: msg`Mine` },
+  { key: 'open', label: msg`Open requests` },
+  { key: 'team', label: msg`Colleagues` },
+];
+const isFilter = (v: string | null): v is RecentsFilter => FILTERS.some((f) => f.key === v);
+
+/** Arrow keys move between the conversations of the list (Home/End to the ends). */
+function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
+  const links = [...e.currentTarget.querySelectorAll<HTMLAnchorElement>('a.recent-link')];
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: links.length - 1 }[e.key];
+  if (next === undefined || at < 0 || !links.length) return;
+  e.preventDefault();
+  links[Math.max(0, Math.min(links.length - 1, next))]!.focus();
+}
 
 /** Typing pauses this long before the search goes to the server. */
 const SEARCH_DELAY_MS = 300;
@@ -30,19 +54,40 @@ function useDebounced<T>(value: T, ms: number): T {
  * search box asks the server: title, company, last message, protocol (dashes ignored), DD/MM/YYYY.
  */
 export function RecentList() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const { domain } = useChat();
   const translate = useTranslateError();
   const [query, setQuery] = useState('');
   const q = useDebounced(query.trim(), SEARCH_DELAY_MS);
   const searchId = useId();
+  const [params, setParams] = useSearchParams();
+  const show = params.get('show');
+  const filter: RecentsFilter = isFilter(show) ? show : 'all';
+  const queueId = params.get('queue') ?? undefined;
+  const queues = trpc.service.queueCount.useQuery({ domain }, { retry: false, staleTime: 30_000 }).data?.queues ?? [];
   const list = useRecentsList();
+  // The plain list is the chat's own, patched live; a search or a filter asks the server and
+  // asks again when something moves.
+  const narrowed = q !== '' || filter !== 'all' || !!queueId;
   const search = trpc.chat.recents.useInfiniteQuery(
-    { domain, q, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, limit: 50 },
-    { enabled: q !== '', getNextPageParam: (last) => last.nextCursor ?? undefined },
+    { domain, q, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, limit: 50, filter, queueId },
+    { enabled: narrowed, getNextPageParam: (last) => last.nextCursor ?? undefined },
   );
-  const source = q ? search : list;
+  const refreshNarrowed = () => narrowed && !search.isFetching && void search.refetch();
+  useSocketEvent('message:new', refreshNarrowed, refreshNarrowed);
+  useSocketEvent('conversation:updated', refreshNarrowed);
+  const source = narrowed ? search : list;
   const items = source.data?.pages.flatMap((p) => p.items) ?? [];
+  const choose = (key: string, value: string | undefined) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value && value !== 'all') next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
 
   return (
     <div className="recent">
@@ -66,6 +111,23 @@ export function RecentList() {
           placeholder={t`Search by name, message, protocol or DD/MM/YYYY`}
           onChange={(e) => setQuery(e.target.value)}
         />
+        <div className="recent-filters" role="group" aria-label={t`Show`}>
+          {FILTERS.map((f) => (
+            <button key={f.key} type="button" className="chip" aria-pressed={filter === f.key} onClick={() => choose('show', f.key)}>
+              {i18n._(f.label)}
+            </button>
+          ))}
+          {queues.length > 1 && (
+            <select className="chip" aria-label={t`Queue`} value={queueId ?? ''} onChange={(e) => choose('queue', e.target.value || undefined)}>
+              <option value="">{t`Every queue`}</option>
+              {queues.map((queue) => (
+                <option key={queue.id} value={queue.id}>
+                  {queue.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </div>
       </div>
       {source.isPending || (query.trim() !== q && query.trim() !== '') ? (
         <Spinner />
@@ -75,10 +137,16 @@ export function RecentList() {
         </p>
       ) : items.length === 0 ? (
         <p className="muted recent-empty">
-          {q ? <Trans>No conversation matches this search.</Trans> : <Trans>No conversations yet. Start one with “New chat”.</Trans>}
+          {q ? (
+            <Trans>No conversation matches this search.</Trans>
+          ) : narrowed ? (
+            <Trans>No conversation here. “All” shows every one.</Trans>
+          ) : (
+            <Trans>No conversations yet. Start one with “New chat”.</Trans>
+          )}
         </p>
       ) : (
-        <ul className="recent-list" aria-label={t`Conversations`}>
+        <ul className="recent-list" aria-label={t`Conversations`} onKeyDown={moveFocus}>
           {items.map((r) => (
             <RecentItem key={r.conversationId} recent={r} />
           ))}

@@ -8,6 +8,7 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { Prisma } from '../../../generated/prisma/client';
+import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
 import { parseRecentsSearch } from '../../../shared/domain/conversations';
 import { ticksFor, type Ticks } from '../../../shared/domain/messages';
 import type { recentsInput } from '../../../shared/schemas/chat';
@@ -119,6 +120,24 @@ function decodeCursor(cursor: string): { fixed: number; at: Date; id: string } {
 }
 
 /** The caller's recents in this company: pinned first, then by latest activity; searchable. */
+// isServiceRequest (shared/domain/conversations.ts) in SQL.
+const SERVICE = Prisma.sql`(c."type" = ${CONVERSATION_TYPE.ticket} OR (c."type" = ${CONVERSATION_TYPE.single} AND c."queuedAt" IS NOT NULL))`;
+const NOT_CONCLUDED = Prisma.sql`c."state" <> ${CONVERSATION_STATE.concluded}`;
+
+/**
+ * The desk's filters: unread (something after my read mark), mine (open requests I am
+ * responsible for), open (open customer requests I am in), team (colleague chats), one queue.
+ */
+function filterConditions(me: string, input: Pick<z.output<typeof recentsInput>, 'filter' | 'queueId'>): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [];
+  if (input.filter === 'unread') conditions.push(Prisma.sql`p."readSeq" < coalesce(p."removedAtSeq", c."lastSeq")`);
+  if (input.filter === 'mine') conditions.push(SERVICE, NOT_CONCLUDED, Prisma.sql`c."responsibleId" = ${me}::uuid`);
+  if (input.filter === 'open') conditions.push(SERVICE, NOT_CONCLUDED);
+  if (input.filter === 'team') conditions.push(Prisma.sql`NOT ${SERVICE}`);
+  if (input.queueId) conditions.push(SERVICE, Prisma.sql`c."queueId" = ${input.queueId}::uuid`);
+  return conditions;
+}
+
 export async function listRecents(ctx: ChatContext, input: z.output<typeof recentsInput>) {
   const me = ctx.userId;
   const comments = seesComments(ctx);
@@ -149,6 +168,7 @@ export async function listRecents(ctx: ChatContext, input: z.output<typeof recen
       conditions.push(Prisma.sql`(${Prisma.join(alternatives, ' OR ')})`);
     }
   }
+  conditions.push(...filterConditions(me, input));
   if (input.cursor) {
     const cur = decodeCursor(input.cursor);
     conditions.push(Prisma.sql`(p."fixed"::int, coalesce(c."lastMessageAt", c."createdAt"), c."id") < (${cur.fixed}, ${cur.at}, ${cur.id}::uuid)`);

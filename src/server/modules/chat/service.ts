@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { Message } from '../../../generated/prisma/client';
 import type { ChatMessageEvent } from '../../../shared/chat-events';
 import { CONVERSATION_TYPE } from '../../../shared/constants';
+import { isServiceRequest } from '../../../shared/domain/conversations';
 import { groupTitle } from '../../../shared/domain/conversations';
 import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
 import { CONVERSATION_REMOVAL_CODES, estimateMessageBytes } from '../../../shared/domain/messages';
@@ -156,6 +157,8 @@ export async function getConversation(ctx: ChatContext, conversationId: string) 
   return {
     conversationId: c.id,
     type: c.type,
+    /** A customer's request (its service panel, protocol and states), not a chat between colleagues. */
+    isService: isServiceRequest(c),
     state: c.state,
     title: conversationTitle(c, others.map((o) => o.name)),
     customTitle: c.title,

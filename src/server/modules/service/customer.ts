@@ -8,6 +8,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
+import { isServiceRequest } from '../../../shared/domain/conversations';
 import { companyBlocksWork } from '../../../shared/domain/company';
 import { contactUsMessage, validateContactUs, type ContactUsFieldError } from '../../../shared/domain/contact-us-form';
 import { applyRating, publicRating } from '../../../shared/domain/rating';
@@ -23,7 +24,7 @@ import { updateAccount } from '../identity/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
 import { readContactUs } from '../settings/service';
 import { pushConversationUpdated, queuePosition } from './events';
-import { afterLeavingQueue, appendInfo, assertTakingRequests, createServiceRequest, emitAll, fail, findCompany, REQUEST_TYPES, type ServiceDeps } from './shared';
+import { afterLeavingQueue, appendInfo, assertTakingRequests, createServiceRequest, emitAll, fail, findCompany, SERVICE_REQUEST_WHERE, type ServiceDeps } from './shared';
 
 // ---- the company's public page ----------------------------------------------------------------
 
@@ -155,7 +156,7 @@ export async function submitContactUs(deps: ServiceDeps, user: User, input: z.ou
 export async function openServices(db: Db, user: User, domain: string) {
   const company = await findCompany(db, domain);
   const rows = await db.conversation.findMany({
-    where: { companyId: company.id, creatorId: user.id, type: { in: [...REQUEST_TYPES] }, state: { not: CONVERSATION_STATE.concluded }, participants: { some: { userId: user.id, removed: false } } },
+    where: { companyId: company.id, creatorId: user.id, ...SERVICE_REQUEST_WHERE, state: { not: CONVERSATION_STATE.concluded }, participants: { some: { userId: user.id, removed: false } } },
     orderBy: { createdAt: 'desc' },
     take: 20,
     select: { id: true, type: true, state: true, protocol: true, queueName: true, createdAt: true },
@@ -168,7 +169,7 @@ export async function openServices(db: Db, user: User, domain: string) {
 /** The caller's participation in a service request, or a refusal; any company. */
 async function asCustomer(db: Db, userId: string, conversationId: string) {
   const conversation = await db.conversation.findUnique({ where: { id: conversationId }, include: { company: true } });
-  if (!conversation || !REQUEST_TYPES.includes(conversation.type)) throw fail('NOT_FOUND', M.conversationNotFound);
+  if (!conversation || !isServiceRequest(conversation)) throw fail('NOT_FOUND', M.conversationNotFound);
   const me = await db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId } } });
   if (!me) throw fail('FORBIDDEN', M.invalidAccess);
   if (me.removed) throw fail('FORBIDDEN', M.removed);

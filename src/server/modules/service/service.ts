@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Company, Conversation, Member, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
+import { followsServiceStates, isServiceRequest } from '../../../shared/domain/conversations';
 import { memberMayWork, planIncludes } from '../../../shared/domain/company';
 import { canSeeRequest, profileAllowsQueue, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
 import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type ServiceRole, type TransitionRefusal } from '../../../shared/domain/service-states';
@@ -16,7 +17,7 @@ import { appendMessage } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, toQueueRequest } from './events';
-import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, REQUEST_TYPES, SERVICE_TYPES, withNewProtocol, type ServiceDeps } from './shared';
+import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
 export interface ServiceContext extends ServiceDeps {
@@ -44,7 +45,7 @@ async function myViewer(ctx: ServiceContext): Promise<QueueViewer> {
  * the queue (spec 5). The queue list, taking and the service panel all ask this one function.
  */
 function visibleRequest(viewer: QueueViewer, c: Conversation): boolean {
-  return REQUEST_TYPES.includes(c.type) && canSeeRequest(viewer, queuedRequest(c));
+  return isServiceRequest(c) && canSeeRequest(viewer, queuedRequest(c));
 }
 
 function rolesIn(ctx: ServiceContext, c: Conversation): ServiceRole[] {
@@ -67,7 +68,7 @@ function allowed(ctx: ServiceContext, c: Conversation, action: ServiceAction) {
 async function serviceConversation(ctx: ServiceContext, conversationId: string): Promise<Conversation> {
   const c = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id } });
   if (!c) throw fail('NOT_FOUND', M.conversationNotFound);
-  if (!SERVICE_TYPES.includes(c.type)) throw fail('BAD_REQUEST', M.notAService);
+  if (!followsServiceStates(c)) throw fail('BAD_REQUEST', M.notAService);
   return c;
 }
 
@@ -102,11 +103,23 @@ export async function listQueue(ctx: ServiceContext, queueId?: string) {
   };
 }
 
-/** How many requests this attendant sees waiting (the navigation's queue badge): no row is built. */
+/**
+ * How many requests this attendant sees waiting, in all and per queue they serve (the
+ * navigation's badge, the desk's queue filter): no request row is built.
+ */
 export async function countQueue(ctx: ServiceContext) {
   const viewer = await myViewer(ctx);
-  const waiting = await ctx.db.conversation.findMany({ where: { companyId: ctx.company.id, inQueue: true } });
-  return { total: waiting.filter((c) => visibleRequest(viewer, c)).length };
+  const [waiting, queues] = await Promise.all([
+    ctx.db.conversation.findMany({ where: { companyId: ctx.company.id, inQueue: true } }),
+    ctx.db.queue.findMany({ where: { companyId: ctx.company.id }, orderBy: { createdAt: 'asc' }, select: { id: true, name: true } }),
+  ]);
+  const visible = waiting.filter((c) => visibleRequest(viewer, c));
+  return {
+    total: visible.length,
+    queues: queues
+      .filter((q) => profileAllowsQueue(viewer.queueIds, q.id))
+      .map((q) => ({ ...q, waiting: visible.filter((c) => c.queueId === q.id).length })),
+  };
 }
 
 /**
@@ -213,7 +226,7 @@ export async function reopenService(ctx: ServiceContext, conversationId: string)
 export async function transferService(ctx: ServiceContext, input: z.output<typeof transferInput>) {
   assertMayWork(ctx);
   const c = await serviceConversation(ctx, input.conversationId);
-  if (!REQUEST_TYPES.includes(c.type)) throw fail('BAD_REQUEST', M.notAService);
+  if (!isServiceRequest(c)) throw fail('BAD_REQUEST', M.notAService);
   allowed(ctx, c, 'transfer');
   const now = ctx.clock.now();
   let target: { queueId: string | null; queueName: string | null; groupIds: string[]; userId: string | null; label: string };
@@ -339,12 +352,12 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
       take: waitingForMe && memberMayWork(ctx.company, ctx.member) && can('take'),
       wait: can('wait'),
       resume: can('resume'),
-      transfer: REQUEST_TYPES.includes(c.type) && can('transfer'),
+      transfer: isServiceRequest(c) && can('transfer'),
       conclude: can('conclude'),
       reopen: can('reopen'),
       proposeSla:
         planIncludes(ctx.company.plan, 'sla') &&
-        REQUEST_TYPES.includes(c.type) &&
+        isServiceRequest(c) &&
         (roles.includes('responsible') || roles.includes('admin')) &&
         c.state !== CONVERSATION_STATE.concluded,
       timesheet: planIncludes(ctx.company.plan, 'timesheet'),
@@ -360,7 +373,7 @@ export async function proposeSla(ctx: ServiceContext, conversationId: string, of
   assertMayWork(ctx);
   const c = await serviceConversation(ctx, conversationId);
   const roles = rolesIn(ctx, c);
-  if (!REQUEST_TYPES.includes(c.type)) throw fail('BAD_REQUEST', M.notAService);
+  if (!isServiceRequest(c)) throw fail('BAD_REQUEST', M.notAService);
   if (!roles.includes('responsible') && !roles.includes('admin')) throw fail('FORBIDDEN', M.notAllowed);
   const now = ctx.clock.now();
   const refusal = canProposeSla(c, offerDate, now);
@@ -401,9 +414,9 @@ export async function slaBoard(ctx: ServiceContext) {
   const rows = await ctx.db.conversation.findMany({
     where: {
       companyId: ctx.company.id,
-      type: { in: [...REQUEST_TYPES] },
       OR: [{ slaDueAt: { not: null } }, { slaOfferDate: { not: null } }, { queue: { sla: true } }],
       AND: [
+        SERVICE_REQUEST_WHERE,
         { OR: [{ state: { not: CONVERSATION_STATE.concluded } }, { concludedAt: { gte: weekAgo } }] },
         ...(ctx.member.isAdmin ? [] : [{ participants: { some: { userId: ctx.user.id, removed: false } } }]),
       ],

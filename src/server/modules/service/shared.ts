@@ -32,10 +32,10 @@ export const fail = (code: TRPCError['code'], message: string) => new TRPCError(
 /** Plan flags sla / kanban / timesheet: their procedures refuse when the company's plan lacks them. */
 export const assertPlanFeature = (company: Pick<Company, 'plan'>, feature: PlanFeature): void => requirePlan(company, feature);
 
-/** Request types served through queues: a direct request (avulso) and a ticket (chamado). */
-export const REQUEST_TYPES: readonly number[] = [CONVERSATION_TYPE.single, CONVERSATION_TYPE.ticket];
-/** Types whose life follows the service states (tasks too). */
-export const SERVICE_TYPES: readonly number[] = [...REQUEST_TYPES, CONVERSATION_TYPE.task];
+/** The rows `isServiceRequest` (shared/domain/conversations.ts) accepts, as a query filter. */
+export const SERVICE_REQUEST_WHERE = {
+  OR: [{ type: CONVERSATION_TYPE.ticket }, { type: CONVERSATION_TYPE.single, queuedAt: { not: null } }],
+} satisfies Prisma.ConversationWhereInput;
 
 /**
  * A conversation with a fresh 15-digit protocol. A clash of two random protocols is unlikely, not

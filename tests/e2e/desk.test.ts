@@ -1,11 +1,13 @@
 /**
- * The attendant's navigation says where attention is needed, live, on any screen: conversations
- * with unread messages, customers waiting in the queues they serve, unread notifications; at
- * desktop width and on the phone's bottom bar. Real server, database, sockets and Chromium.
+ * The attendant's desk: the navigation says where attention is needed, live, on any screen
+ * (conversations with unread messages, customers waiting in the queues they serve, unread
+ * notifications; desktop and the phone's bottom bar); the conversation list filters and moves
+ * with the keyboard; a chat between colleagues is a plain chat. Real server, database, sockets
+ * and Chromium.
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { anonymousVisitor, serviceCompany, type ClientSocket, type Person } from '../helpers/service';
@@ -75,4 +77,56 @@ describe('navigation badges', () => {
       await navLink(page, /unread messages/).waitFor({ state: 'detached' });
     });
   }
+});
+
+describe('the conversation list', () => {
+  it('filters (open requests, colleagues, unread) kept in the address, arrow keys, plain colleague chats', async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Costa');
+    const direct = await bia.call('chat.startDirect', { domain: c.domain, userId: c.admin.userId });
+    await bia.call('chat.send', { domain: c.domain, conversationId: direct.conversationId, clientId: 'b1', text: 'Lunch?' });
+    const visitor = await anonymousVisitor(server, sockets);
+    const request = await visitor.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera Visitante', text: 'Help' });
+    await c.admin.call('service.take', { domain: c.domain, conversationId: request.conversationId });
+    const page = await pageOf(c.admin, c.company.id);
+
+    await page.goto(`${server.url}/i/recent`);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    const filters = page.getByRole('group', { name: 'Show' });
+    await list.getByRole('link', { name: /Bia Costa/ }).waitFor();
+    await list.getByRole('link', { name: /Vera Visitante/ }).waitFor();
+
+    await filters.getByRole('button', { name: 'Open requests' }).click();
+    await list.getByRole('link', { name: /Bia Costa/ }).waitFor({ state: 'detached' });
+    await list.getByRole('link', { name: /Vera Visitante/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('show')).toBe('open');
+    await filters.getByRole('button', { name: 'Colleagues' }).click();
+    await list.getByRole('link', { name: /Vera Visitante/ }).waitFor({ state: 'detached' });
+    await list.getByRole('link', { name: /Bia Costa/ }).waitFor();
+
+    // Live while filtered: a new colleague chat with a message shows up without a reload.
+    const carla = await c.attendant('Carla Dias');
+    const another = await carla.call('chat.startDirect', { domain: c.domain, userId: c.admin.userId });
+    await carla.call('chat.send', { domain: c.domain, conversationId: another.conversationId, clientId: 'c1', text: 'Hello' });
+    await list.getByRole('link', { name: /Carla Dias/ }).waitFor();
+
+    // Arrow keys walk the list.
+    await filters.getByRole('button', { name: 'All' }).click();
+    await list.getByRole('link', { name: /Vera Visitante/ }).waitFor();
+    const links = list.getByRole('link');
+    await links.first().focus();
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('href'));
+    expect(focused).toBe(await links.nth(1).getAttribute('href'));
+
+    // A colleague chat has no protocol line, state or service panel; a request has them.
+    await page.goto(`${server.url}/i/recent/chat/${direct.conversationId}`);
+    await page.getByRole('log', { name: 'Messages' }).getByText('Lunch?').waitFor();
+    await page.getByRole('link', { name: 'Details' }).waitFor();
+    expect(await page.getByText(/^Protocol /).count()).toBe(0);
+    expect(await page.getByRole('complementary', { name: 'Service' }).count()).toBe(0);
+    await page.goto(`${server.url}/i/recent/chat/${request.conversationId}`);
+    await page.getByText(/^Protocol /).waitFor();
+    await page.getByRole('complementary', { name: 'Service' }).waitFor();
+  });
 });
