@@ -227,3 +227,19 @@ export function checkProduct(input: { code: string; name: string; quantity: stri
   if (priceCents === null || !Number.isSafeInteger(priceCents) || priceCents < 0 || priceCents > PRICE_MAX_CENTS) return { ok: false, error: 'Preço inválido' };
   return { ok: true, product: { code, name, quantity, priceCents } };
 }
+
+// ---- in the conversation ----------------------------------------------------------------------
+
+/**
+ * What an 'orcamento' message carries: a budget sent to the customer ('sent'), or the customer's
+ * answer ('accepted' with the sale it became, 'declined'). Screens read the budget's live status
+ * by id; these figures are what it said when the message was written.
+ */
+export interface BudgetMessageData {
+  budgetId: string;
+  state: 'sent' | 'accepted' | 'declined';
+  totalCents: number;
+  validUntil: string;
+  items: number;
+  saleId?: string;
+}
