@@ -145,6 +145,7 @@ const settingsRoute: RouteObject = {
     { path: 'groups', element: settings('GroupsPage') },
     { path: 'groups/:id', element: settings('GroupPage') },
     { path: 'forms', element: settings('FormsSettingsPage') },
+    { path: 'products', element: settings('ProductsPage') },
     { path: 'telegram', element: settings('TelegramSettingsPage') },
     { path: 'whatsapp', element: settings('WhatsAppSettingsPage') },
     { path: 'configCompany', element: settings('CompanyAccountPage') },
