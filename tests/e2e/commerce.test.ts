@@ -80,8 +80,10 @@ describe('commerce', () => {
     const dialog = biaPage.getByRole('dialog', { name: 'Orçamento' });
     await dialog.getByLabel('Produto', { exact: true }).selectOption({ label: 'CB-USB · Cabo USB-C · R$ 12,90 (10 em estoque)' });
     await dialog.getByRole('button', { name: 'Incluir' }).click();
-    await dialog.getByLabel('Quantidade de Cabo USB-C').fill('3');
-    await dialog.getByLabel('Desconto de Cabo USB-C (%)').fill('10');
+    const cabo = dialog.getByRole('group', { name: /Cabo USB-C/ });
+    await cabo.getByLabel('Quantidade').fill('3');
+    await cabo.getByLabel('Desconto (%)').fill('10');
+    await cabo.getByText('R$ 34,83').waitFor();
     await dialog.getByLabel('Produto', { exact: true }).selectOption({ label: 'FT-12 · Fonte 12V · R$ 50,00 (4 em estoque)' });
     await dialog.getByRole('button', { name: 'Incluir' }).click();
     await dialog.getByLabel('Desconto no total (R$)').fill('4,83');

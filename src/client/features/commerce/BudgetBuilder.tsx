@@ -137,39 +137,23 @@ function BudgetDialog({ domain, conversationId, onClose }: { domain: string; con
           </div>
         )}
         {lines.length > 0 && (
-          <table className="commerce-lines">
-            <thead>
-              <tr>
-                <th scope="col">Produto</th>
-                <th scope="col">Qtd.</th>
-                <th scope="col">Desc. %</th>
-                <th scope="col">Total</th>
-                <th scope="col">
-                  <span className="visually-hidden">Remover</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {parsed.map((l, i) => (
-                <tr key={i}>
-                  <th scope="row">
-                    {l.product?.name ?? '—'}
-                    <span className="muted"> {l.product && formatCents(l.product.priceCents)}</span>
-                  </th>
-                  <td>
-                    <TextField label={`Quantidade de ${l.product?.name ?? ''}`} value={l.quantity} inputMode="numeric" onChange={(e) => setLine(i, { quantity: e.target.value })} error={l.q >= 1 ? null : 'Inválida'} />
-                  </td>
-                  <td>
-                    <TextField label={`Desconto de ${l.product?.name ?? ''} (%)`} value={l.discountPercent} inputMode="numeric" onChange={(e) => setLine(i, { discountPercent: e.target.value })} error={l.d >= 0 && l.d <= 100 ? null : 'De 0 a 100'} />
-                  </td>
-                  <td>{totals?.ok ? formatCents(totals.totals.lines[i]!) : '—'}</td>
-                  <td>
-                    <IconButton label={`Remover ${l.product?.name ?? ''}`} icon={Trash2} onPress={() => setLines((ls) => ls.filter((_, j) => j !== i))} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ul className="commerce-lines" aria-label="Itens do orçamento">
+            {parsed.map((l, i) => (
+              <li key={i}>
+                <fieldset className="commerce-line">
+                  <legend className="commerce-line-name">
+                    {l.product?.name ?? '—'} <span className="muted">{l.product && formatCents(l.product.priceCents)}</span>
+                  </legend>
+                  <TextField label="Quantidade" value={l.quantity} inputMode="numeric" onChange={(e) => setLine(i, { quantity: e.target.value })} error={l.q >= 1 ? null : 'Inválida'} />
+                  <TextField label="Desconto (%)" value={l.discountPercent} inputMode="numeric" onChange={(e) => setLine(i, { discountPercent: e.target.value })} error={l.d >= 0 && l.d <= 100 ? null : 'De 0 a 100'} />
+                  <span className="commerce-line-total" aria-label={`Total de ${l.product?.name ?? ''}`}>
+                    {totals?.ok ? formatCents(totals.totals.lines[i]!) : '—'}
+                  </span>
+                  <IconButton label={`Remover ${l.product?.name ?? ''}`} icon={Trash2} onPress={() => setLines((ls) => ls.filter((_, j) => j !== i))} />
+                </fieldset>
+              </li>
+            ))}
+          </ul>
         )}
         <div className="commerce-terms">
           <TextField label="Desconto no total (R$)" value={discount} onChange={(e) => setDiscount(e.target.value)} inputMode="decimal" placeholder="0,00" error={discountCents === null ? 'Desconto inválido' : null} />
