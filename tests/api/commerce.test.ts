@@ -260,3 +260,40 @@ describe('plan flag and tenancy', () => {
     expect((await a.bia.attempt('commerceView.budget', { budgetId }, 'query')).error?.code).toBe('FORBIDDEN');
   });
 });
+
+describe('drafts', () => {
+  it('a draft is changed (priced again from the catalogue) until it is sent; a sent budget is not', async () => {
+    const s = await shop();
+    const a = await product(s.c.admin, s.d, 'A', 5, 1000);
+    const b = await product(s.c.admin, s.d, 'B', 5, 300);
+    const { visitor, conversationId } = await served(s);
+    const { budgetId } = await s.bia.call('commerce.createBudget', { domain: s.d, conversationId, items: [{ productId: a.id, quantity: 1 }], validUntil: inDays(2) });
+    await s.c.admin.call('commerce.saveProduct', { domain: s.d, productId: b.id, code: 'B', name: 'Produto B', quantity: 5, priceCents: 350 });
+    const changed = await s.bia.call('commerce.updateBudget', {
+      domain: s.d,
+      budgetId,
+      items: [
+        { productId: a.id, quantity: 2, discountPercent: 50 },
+        { productId: b.id, quantity: 2 },
+      ],
+      discountCents: 100,
+      validUntil: inDays(5),
+      notes: 'Revisto',
+    });
+    expect(changed).toMatchObject({ status: 'draft', totalCents: 1000 + 700 - 100 });
+    const view = await s.bia.call('commerceView.budget', { budgetId }, 'query');
+    expect(view.items.map((i: any) => [i.productId, i.quantity, i.unitPriceCents, i.totalCents])).toEqual([
+      [a.id, 2, 1000, 1000],
+      [b.id, 2, 350, 700],
+    ]);
+    expect(view).toMatchObject({ notes: 'Revisto', discountCents: 100, totalCents: 1600 });
+    await s.bia.call('commerce.sendBudget', { domain: s.d, budgetId });
+    // The customer never sees the catalogue's ids.
+    expect((await visitor.call('commerceView.budget', { budgetId }, 'query')).items.every((i: any) => i.productId === null)).toBe(true);
+    const late = await s.bia.attempt('commerce.updateBudget', { domain: s.d, budgetId, items: [{ productId: a.id, quantity: 1 }], validUntil: inDays(1) });
+    expect(late.error).toMatchObject({ code: 'CONFLICT', message: M.notDraft });
+    expect(await server.db.budgetItem.count({ where: { budgetId } })).toBe(2);
+    const other = await shop();
+    expect((await other.c.admin.attempt('commerce.updateBudget', { domain: other.d, budgetId, items: [{ productId: a.id, quantity: 1 }], validUntil: inDays(1) })).error?.code).toBe('NOT_FOUND');
+  });
+});

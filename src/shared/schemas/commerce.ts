@@ -43,6 +43,15 @@ export const createBudgetInput = z.object({
   send: z.boolean().default(false),
 });
 
+export const updateBudgetInput = z.object({
+  ...inCompany,
+  budgetId: id,
+  items: createBudgetInput.shape.items,
+  discountCents: cents.default(0),
+  validUntil: z.coerce.date(),
+  notes: z.string().max(1000).default(''),
+});
+
 export const budgetInMemberInput = z.object({ ...inCompany, budgetId: id });
 
 export const salesInput = z.object({ ...inCompany, limit: z.number().int().min(1).max(200).default(50) });

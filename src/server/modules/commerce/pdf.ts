@@ -8,7 +8,7 @@ import { formatCents, STATUS_LABELS } from '../../../shared/domain/commerce';
 import { pdfText } from '../forms/export';
 import type { BudgetView, SaleView } from './service';
 
-type Line = BudgetView['items'][number];
+type Line = Omit<BudgetView['items'][number], 'productId'>;
 
 const shortId = (id: string) => id.slice(0, 8).toUpperCase();
 

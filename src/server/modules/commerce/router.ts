@@ -9,6 +9,7 @@
  *   commerce.importCsv       m  {csv} -> {created, updated}  (all or nothing)     (admins)
  * Budgets in a conversation (attendants who take part in it)
  *   commerce.createBudget    m  {conversationId, items[{productId, quantity, discountPercent}], discountCents, validUntil, notes, send}
+ *   commerce.updateBudget    m  {budgetId, items, discountCents, validUntil, notes}   (drafts, priced again)
  *   commerce.sendBudget      m  {budgetId}     commerce.discardBudget m {budgetId}   (drafts)
  *   commerce.conversationBudgets q {conversationId}
  *   commerce.sales           q  {limit} -> the company's sales, newest first       (admins)
@@ -28,6 +29,7 @@ import {
   saleInput,
   salesInput,
   saveProductInput,
+  updateBudgetInput,
 } from '../../../shared/schemas/commerce';
 import { adminProcedure, memberProcedure, participantProcedure, router } from '../../trpc';
 import * as catalogue from './catalogue';
@@ -44,6 +46,7 @@ export const commerceRouter = router({
   importCsv: admin.input(importCsvInput).mutation(({ ctx, input }) => catalogue.importCsv(ctx, input.csv)),
 
   createBudget: member.input(createBudgetInput).mutation(({ ctx, input }) => service.createBudget(ctx, input)),
+  updateBudget: member.input(updateBudgetInput).mutation(({ ctx, input }) => service.updateBudget(ctx, input)),
   sendBudget: member.input(budgetInMemberInput).mutation(({ ctx, input }) => service.sendBudget(ctx, input.budgetId)),
   discardBudget: member.input(budgetInMemberInput).mutation(({ ctx, input }) => service.discardBudget(ctx, input.budgetId)),
   conversationBudgets: member.input(conversationBudgetsInput).query(({ ctx, input }) => service.conversationBudgets(ctx, input.conversationId)),

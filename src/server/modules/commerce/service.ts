@@ -20,7 +20,7 @@ import {
 } from '../../../shared/domain/commerce';
 import { companyBlocksWork, memberMayWork } from '../../../shared/domain/company';
 import { CHAT_MESSAGES } from '../../../shared/schemas/chat';
-import type { createBudgetInput } from '../../../shared/schemas/commerce';
+import type { createBudgetInput, updateBudgetInput } from '../../../shared/schemas/commerce';
 import type { Prisma } from '../../db/client';
 import { appendMessage, conversationForCall, emitMessage, isActiveParticipant } from '../chat/service';
 import { requirePlan } from '../company/plan';
@@ -58,11 +58,11 @@ async function postSent(tx: Tx, domain: string, budget: Budget, items: number, a
   );
 }
 
-export async function createBudget(ctx: CommerceContext, input: z.output<typeof createBudgetInput>) {
-  const conversation = await conversationOfAttendant(ctx, input.conversationId);
-  if (input.send && (await customersOf(ctx.db, ctx.company.id, conversation.participants)).length === 0) throw fail('BAD_REQUEST', M.noCustomer);
-  const now = ctx.clock.now();
-  const problem = validityProblem(input.validUntil, now);
+type BudgetTerms = Pick<z.output<typeof createBudgetInput>, 'items' | 'discountCents' | 'validUntil'>;
+
+/** The lines of a budget priced from this company's catalogue now, and its totals; or the refusal. */
+async function priceBudget(ctx: CommerceContext, input: BudgetTerms) {
+  const problem = validityProblem(input.validUntil, ctx.clock.now());
   if (problem) throw fail('BAD_REQUEST', problem);
   const ids = [...new Set(input.items.map((i) => i.productId))];
   const products = new Map((await ctx.db.product.findMany({ where: { companyId: ctx.company.id, id: { in: ids } } })).map((p) => [p.id, p]));
@@ -70,7 +70,24 @@ export async function createBudget(ctx: CommerceContext, input: z.output<typeof 
   const lines = input.items.map((i) => ({ ...i, product: products.get(i.productId)! }));
   const totals = budgetTotals(lines.map((l) => ({ quantity: l.quantity, unitPriceCents: l.product.priceCents, discountPercent: l.discountPercent })), input.discountCents);
   if (!totals.ok) throw fail('BAD_REQUEST', totals.message);
-  const { lines: lineTotals, subtotalCents, discountCents, totalCents } = totals.totals;
+  const items = lines.map((l, position) => ({
+    position,
+    productId: l.product.id,
+    code: l.product.code,
+    name: l.product.name,
+    quantity: l.quantity,
+    unitPriceCents: l.product.priceCents,
+    discountPercent: l.discountPercent,
+    totalCents: totals.totals.lines[position]!,
+  }));
+  return { items, ...totals.totals };
+}
+
+export async function createBudget(ctx: CommerceContext, input: z.output<typeof createBudgetInput>) {
+  const conversation = await conversationOfAttendant(ctx, input.conversationId);
+  if (input.send && (await customersOf(ctx.db, ctx.company.id, conversation.participants)).length === 0) throw fail('BAD_REQUEST', M.noCustomer);
+  const now = ctx.clock.now();
+  const { items, subtotalCents, discountCents, totalCents } = await priceBudget(ctx, input);
 
   const result = await ctx.db.$transaction(async (tx) => {
     const budget = await tx.budget.create({
@@ -88,21 +105,10 @@ export async function createBudget(ctx: CommerceContext, input: z.output<typeof 
         sentAt: input.send ? now : null,
         createdAt: now,
         updatedAt: now,
-        items: {
-          create: lines.map((l, position) => ({
-            position,
-            productId: l.product.id,
-            code: l.product.code,
-            name: l.product.name,
-            quantity: l.quantity,
-            unitPriceCents: l.product.priceCents,
-            discountPercent: l.discountPercent,
-            totalCents: lineTotals[position]!,
-          })),
-        },
+        items: { create: items },
       },
     });
-    const appended = input.send ? await postSent(tx, ctx.company.domain, budget, lines.length, ctx.user.id, now) : null;
+    const appended = input.send ? await postSent(tx, ctx.company.domain, budget, items.length, ctx.user.id, now) : null;
     return { budget, appended };
   }, WRITE_TX);
   if (result.appended) emitMessage(ctx.realtime, result.appended);
@@ -130,6 +136,24 @@ export async function sendBudget(ctx: CommerceContext, budgetId: string) {
   }, WRITE_TX);
   emitMessage(ctx.realtime, appended);
   return { budgetId: budget.id, status: 'sent' as const };
+}
+
+/** Changes a draft's lines, discount, validity or notes (priced again from the catalogue now). */
+export async function updateBudget(ctx: CommerceContext, input: z.output<typeof updateBudgetInput>) {
+  const budget = await budgetOfCompany(ctx, input.budgetId);
+  await conversationOfAttendant(ctx, budget.conversationId!);
+  const { items, subtotalCents, discountCents, totalCents } = await priceBudget(ctx, input);
+  const now = ctx.clock.now();
+  await ctx.db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "Budget" WHERE "id" = ${budget.id}::uuid FOR UPDATE`;
+    if (locked?.status !== 'draft') throw fail('CONFLICT', M.notDraft);
+    await tx.budgetItem.deleteMany({ where: { budgetId: budget.id } });
+    await tx.budget.update({
+      where: { id: budget.id },
+      data: { validUntil: input.validUntil, notes: input.notes.trim(), discountCents, subtotalCents, totalCents, updatedAt: now, items: { create: items } },
+    });
+  }, WRITE_TX);
+  return { budgetId: budget.id, status: 'draft' as const, totalCents };
 }
 
 /** A draft goes away; a budget the customer saw stays, whatever became of it. */
@@ -216,7 +240,16 @@ export async function getBudget(deps: CommerceDeps, user: Person, budgetId: stri
     decidedByName: b.decidedByName,
     customerNames: await customerNames(deps, b),
     saleId: b.sale?.id ?? null,
-    items: b.items.map((i) => ({ code: i.code, name: i.name, quantity: i.quantity, unitPriceCents: i.unitPriceCents, discountPercent: i.discountPercent, totalCents: i.totalCents })),
+    items: b.items.map((i) => ({
+      code: i.code,
+      name: i.name,
+      quantity: i.quantity,
+      unitPriceCents: i.unitPriceCents,
+      discountPercent: i.discountPercent,
+      totalCents: i.totalCents,
+      // The catalogue's ids are the company's business: members get them (to edit a draft).
+      productId: who.side === 'member' ? i.productId : null,
+    })),
     /** The caller is the customer and the budget waits for their answer. */
     canDecide: who.side === 'customer' && status === 'sent',
     side: who.side,
