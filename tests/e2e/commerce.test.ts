@@ -98,6 +98,15 @@ describe('commerce', () => {
     await cabo.getByLabel('Quantidade').fill('3');
     await cabo.getByLabel('Desconto (%)').fill('10');
     await cabo.getByText('R$ 34,83').waitFor();
+    // Kept as a draft first, then opened again from the conversation's list and finished.
+    await dialog.getByRole('button', { name: 'Salvar rascunho' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await biaPage.getByRole('button', { name: 'Orçamento' }).click();
+    await dialog.getByRole('region', { name: 'Orçamentos desta conversa' }).getByText('Rascunho', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Editar rascunho' }).click();
+    await dialog.getByRole('heading', { name: 'Rascunho em edição' }).waitFor();
+    expect(await cabo.getByLabel('Quantidade').inputValue()).toBe('3');
+    expect(await cabo.getByLabel('Desconto (%)').inputValue()).toBe('10');
     await dialog.getByLabel('Produto', { exact: true }).selectOption({ label: 'FT-12 · Fonte 12V · R$ 50,00 (4 em estoque)' });
     await dialog.getByRole('button', { name: 'Incluir' }).click();
     await dialog.getByLabel('Desconto no total (R$)').fill('4,83');

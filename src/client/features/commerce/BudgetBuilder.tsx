@@ -3,8 +3,8 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { budgetTotals, parsePriceCents, STATUS_LABELS } from '../../../shared/domain/commerce';
 import { trpc } from '../../trpc';
-import { Badge, Button, FormError, IconButton, ModalDialog, SelectField, TextAreaField, TextField } from '../../ui';
-import { dateBr, dayFromToday, endOfDay, formatCents } from './format';
+import { Badge, Button, ConfirmDialog, FormError, IconButton, ModalDialog, SelectField, TextAreaField, TextField } from '../../ui';
+import { centsToInput, dateBr, dayFromToday, endOfDay, formatCents } from './format';
 
 type Line = { productId: string; quantity: string; discountPercent: string };
 
@@ -36,14 +36,41 @@ function BudgetDialog({ domain, conversationId, onClose }: { domain: string; con
   const [validUntil, setValidUntil] = useState(dayFromToday(7));
   const [notes, setNotes] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const create = trpc.commerce.createBudget.useMutation({
-    onSuccess: () => {
-      void utils.commerce.conversationBudgets.invalidate({ domain, conversationId });
-      onClose();
-    },
-    onError: (e) => setError(e.message),
-  });
+  /** The draft being changed, or null for a new budget. */
+  const [draftId, setDraftId] = useState<string | null>(null);
+  const finished = () => {
+    void utils.commerce.conversationBudgets.invalidate({ domain, conversationId });
+    onClose();
+  };
+  const create = trpc.commerce.createBudget.useMutation({ onSuccess: finished, onError: (e) => setError(e.message) });
+  const update = trpc.commerce.updateBudget.useMutation({ onError: (e) => setError(e.message) });
   const send = trpc.commerce.sendBudget.useMutation({ onSuccess: () => void budgets.refetch(), onError: (e) => setError(e.message) });
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const discard = trpc.commerce.discardBudget.useMutation({
+    onSuccess: () => {
+      setConfirmDiscard(false);
+      setDraftId(null);
+      setLines([]);
+      setDiscount('');
+      setNotes('');
+      void budgets.refetch();
+    },
+  });
+
+  async function edit(budgetId: string) {
+    setError(null);
+    try {
+      const b = await utils.commerceView.budget.fetch({ budgetId }, { staleTime: 0 });
+      const until = new Date(b.validUntil);
+      setLines(b.items.filter((i) => i.productId).map((i) => ({ productId: i.productId!, quantity: String(i.quantity), discountPercent: String(i.discountPercent) })));
+      setDiscount(b.discountCents ? centsToInput(b.discountCents) : '');
+      setValidUntil(`${until.getFullYear()}-${String(until.getMonth() + 1).padStart(2, '0')}-${String(until.getDate()).padStart(2, '0')}`);
+      setNotes(b.notes);
+      setDraftId(budgetId);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
   const byId = useMemo(() => new Map((products.data ?? []).map((p) => [p.id, p])), [products.data]);
   const chosen = pick || products.data?.find((p) => !lines.some((l) => l.productId === p.id))?.id || '';
 
@@ -60,8 +87,19 @@ function BudgetDialog({ domain, conversationId, onClose }: { domain: string; con
     const until = endOfDay(validUntil);
     if (!until) return setError('Informe a validade');
     if (totals && !totals.ok) return setError(totals.message);
-    create.mutate({ domain, conversationId, items: parsed.map((l) => ({ productId: l.productId, quantity: l.q, discountPercent: l.d })), discountCents, validUntil: until, notes, send: sendNow });
+    const items = parsed.map((l) => ({ productId: l.productId, quantity: l.q, discountPercent: l.d }));
+    if (!draftId) return create.mutate({ domain, conversationId, items, discountCents, validUntil: until, notes, send: sendNow });
+    void (async () => {
+      try {
+        await update.mutateAsync({ domain, budgetId: draftId, items, discountCents, validUntil: until, notes });
+        if (sendNow) await send.mutateAsync({ domain, budgetId: draftId });
+        finished();
+      } catch {
+        // The mutation's error is shown in the dialog.
+      }
+    })();
   }
+  const busy = create.isPending || update.isPending || send.isPending;
   const setLine = (i: number, patch: Partial<Line>) => setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 
   return (
@@ -72,12 +110,17 @@ function BudgetDialog({ domain, conversationId, onClose }: { domain: string; con
       onSubmit={() => submit(true)}
       actions={
         <>
-          <Button type="submit" variant="primary" isPending={create.isPending} isDisabled={lines.length === 0}>
+          <Button type="submit" variant="primary" isPending={busy} isDisabled={lines.length === 0}>
             Enviar ao cliente
           </Button>
-          <Button variant="secondary" onPress={() => submit(false)} isDisabled={lines.length === 0 || create.isPending}>
+          <Button variant="secondary" onPress={() => submit(false)} isDisabled={lines.length === 0 || busy}>
             Salvar rascunho
           </Button>
+          {draftId && (
+            <Button variant="danger" onPress={() => (discard.reset(), setConfirmDiscard(true))} isDisabled={busy}>
+              Descartar rascunho
+            </Button>
+          )}
           <Button variant="quiet" onPress={onClose}>
             Fechar
           </Button>
@@ -97,8 +140,8 @@ function BudgetDialog({ domain, conversationId, onClose }: { domain: string; con
                   <Badge tone={b.status === 'accepted' ? 'ok' : b.status === 'sent' ? 'accent' : b.status === 'draft' ? 'neutral' : 'warn'}>{STATUS_LABELS[b.status]}</Badge>{' '}
                   <span className="muted">válido até {dateBr(b.validUntil)}</span>
                   {b.status === 'draft' && (
-                    <Button size="small" variant="secondary" onPress={() => send.mutate({ domain, budgetId: b.id })} isPending={send.isPending}>
-                      Enviar
+                    <Button size="small" variant="secondary" onPress={() => void edit(b.id)} isDisabled={draftId === b.id}>
+                      {draftId === b.id ? 'Em edição' : 'Editar rascunho'}
                     </Button>
                   )}
                   {b.saleId && (
@@ -111,7 +154,7 @@ function BudgetDialog({ domain, conversationId, onClose }: { domain: string; con
             </ul>
           </section>
         )}
-        <h3>Novo orçamento</h3>
+        <h3>{draftId ? 'Rascunho em edição' : 'Novo orçamento'}</h3>
         <FormError message={error ?? (products.error ? products.error.message : null)} />
         {products.data && products.data.length === 0 ? (
           <p className="muted">Nenhum produto no catálogo. Os administradores cadastram produtos em Configurações › Produtos.</p>
@@ -160,6 +203,17 @@ function BudgetDialog({ domain, conversationId, onClose }: { domain: string; con
           <TextField label="Válido até" type="date" value={validUntil} min={dayFromToday(0)} onChange={(e) => setValidUntil(e.target.value)} required />
         </div>
         <TextAreaField label="Observações" value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={1000} rows={2} />
+        {confirmDiscard && draftId && (
+          <ConfirmDialog
+            title="Descartar este rascunho?"
+            confirmLabel="Descartar"
+            danger
+            pending={discard.isPending}
+            error={discard.error?.message ?? null}
+            onConfirm={() => discard.mutate({ domain, budgetId: draftId })}
+            onCancel={() => setConfirmDiscard(false)}
+          />
+        )}
         {totals?.ok && (
           <p className="commerce-total" aria-live="polite">
             Subtotal {formatCents(totals.totals.subtotalCents)}
