@@ -188,6 +188,19 @@ describe('budget → sale', () => {
     expect(await loser.v.call('commerceView.accept', { budgetId: loser.id })).toMatchObject({ status: 'accepted' });
   });
 
+  it('the same budget accepted twice at once (a double click, two tabs) makes one sale', async () => {
+    const s = await shop();
+    const item = await product(s.c.admin, s.d, 'P', 10, 100);
+    const { visitor, conversationId } = await served(s);
+    const { budgetId } = await s.bia.call('commerce.createBudget', { domain: s.d, conversationId, items: [{ productId: item.id, quantity: 2 }], validUntil: inDays(1), send: true });
+    const results = await Promise.all([1, 2, 3].map(() => visitor.attempt('commerceView.accept', { budgetId })));
+    expect(results.filter((r) => r.data)).toHaveLength(1);
+    expect(results.filter((r) => r.error).map((r) => r.error!.message)).toEqual([M.alreadyAccepted, M.alreadyAccepted]);
+    expect(await server.db.sale.count({ where: { budgetId } })).toBe(1);
+    expect((await server.db.product.findUniqueOrThrow({ where: { id: item.id } })).quantity).toBe(8);
+    expect(await server.db.message.count({ where: { conversationId, type: 'orcamento' } })).toBe(2); // sent + accepted
+  });
+
   it('declining takes nothing; a draft is sent later or discarded; a budget past its validity expires', async () => {
     const s = await shop();
     const item = await product(s.c.admin, s.d, 'P', 5, 100);
