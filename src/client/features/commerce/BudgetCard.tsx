@@ -6,7 +6,21 @@ import { Badge, FormError } from '../../ui';
 import { BudgetDecision } from './BudgetDecision';
 import { dateBr, formatCents } from './format';
 
-const isBudgetData = (d: unknown): d is BudgetMessageData => !!d && typeof d === 'object' && typeof (d as BudgetMessageData).budgetId === 'string';
+/** Only the server writes these, but a card never trusts a message's data to render. */
+function isBudgetData(d: unknown): d is BudgetMessageData {
+  if (!d || typeof d !== 'object') return false;
+  const b = d as Partial<BudgetMessageData>;
+  return (
+    typeof b.budgetId === 'string' &&
+    /^[0-9a-f-]{36}$/i.test(b.budgetId) &&
+    (b.state === 'sent' || b.state === 'accepted' || b.state === 'declined') &&
+    Number.isSafeInteger(b.totalCents) &&
+    Number.isSafeInteger(b.items) &&
+    typeof b.validUntil === 'string' &&
+    !Number.isNaN(Date.parse(b.validUntil)) &&
+    (b.saleId === undefined || (typeof b.saleId === 'string' && /^[0-9a-f-]{36}$/i.test(b.saleId)))
+  );
+}
 
 /**
  * An 'orcamento' message, on either side of the conversation. A sent budget shows its live status
