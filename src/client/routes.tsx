@@ -146,6 +146,7 @@ const settingsRoute: RouteObject = {
     { path: 'groups/:id', element: settings('GroupPage') },
     { path: 'forms', element: settings('FormsSettingsPage') },
     { path: 'replies', element: settings('SavedRepliesPage') },
+    { path: 'products', element: settings('ProductsPage') },
     { path: 'telegram', element: settings('TelegramSettingsPage') },
     { path: 'whatsapp', element: settings('WhatsAppSettingsPage') },
     { path: 'configCompany', element: settings('CompanyAccountPage') },

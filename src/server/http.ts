@@ -16,6 +16,7 @@ import type { CallsDeps } from './modules/calls/service';
 import { appRouter } from './router';
 import { localFilesHandler } from './storage';
 import { serveCompanyImage, uploadCompanyImage } from './modules/company/image';
+import { downloadCommercePdf } from './modules/commerce/http';
 import { downloadFormPdf, uploadFormFile } from './modules/forms/http';
 import { serveAvatar, uploadAvatar } from './modules/identity/avatar';
 import { uploadAttachment } from './uploads/attachments';
@@ -29,7 +30,7 @@ import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -107,6 +108,8 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
 
   app.put('/uploads/form/:formId/:fieldId', uploadFormFile(deps));
   app.get('/forms/:formId/pdf', downloadFormPdf(deps));
+  app.get('/commerce/budget/:id/pdf', downloadCommercePdf(deps, 'budget'));
+  app.get('/commerce/sale/:id/pdf', downloadCommercePdf(deps, 'sale'));
 
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(

@@ -1,6 +1,7 @@
 import { billingRouter } from './modules/billing/router';
 import { callsRouter } from './modules/calls/router';
 import { chatRouter } from './modules/chat/router';
+import { commerceRouter, commerceViewRouter } from './modules/commerce/router';
 import { clientsRouter } from './modules/clients/router';
 import { companyRouter } from './modules/company/router';
 import { contactsRouter } from './modules/contacts/router';
@@ -48,6 +49,8 @@ export const appRouter = router({
 
   forms: formsRouter,
   formsCustomer: formsCustomerRouter,
+  commerce: commerceRouter,
+  commerceView: commerceViewRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -27,7 +27,7 @@ export interface ChatMessageEvent {
   clientId: string | null;
   authorId: string | null;
   authorName: string | null;
-  /** texto | info | arquivo | imagem | removida | propostaSLA | formulario (data: FormMessageData, shared/domain/forms.ts) */
+  /** texto | info | arquivo | imagem | removida | propostaSLA | formulario (data: FormMessageData, shared/domain/forms.ts) | orcamento (data: BudgetMessageData, shared/domain/commerce.ts) */
   type: string;
   text: string;
   replyToId: string | null;

@@ -78,7 +78,7 @@ export async function findIsolationViolations(
 }
 
 /** Input keys that name something a person reaches through their own participation in a company's conversations. */
-export const PARTICIPATION_KEYS = ['conversationId', 'callId', 'formId', 'recordingId'] as const;
+export const PARTICIPATION_KEYS = ['conversationId', 'callId', 'formId', 'recordingId', 'budgetId', 'saleId'] as const;
 
 /**
  * Every procedure that takes a conversation, call, filled form or call recording must ask "may this

@@ -32,6 +32,7 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'calls.createLive': { permission: 'voiceCall', plan: 'calls' },
   // Plan flags (spec 3, Company plan).
   'forms.*': { plan: 'forms' },
+  'commerce.*': { plan: 'invent' },
   'members.approve': { plan: 'members' },
   'members.inviteByEmail': { plan: 'members' },
   'inviteLink.get': { plan: 'members' },
@@ -50,6 +51,7 @@ export const CHECKED_IN_SERVICE: Readonly<Record<string, string>> = {
   'calls.startRecording': "voipRecorder, and the storage quota ('size'): no recording starts with no space left",
   'calls.setSubtitles / calls.setMySubtitles': "transc; translation also needs 'translate'",
   'formsCustomer.*': "forms, checked on the form's company",
+  'commerceView.*': "invent, checked on the budget's company (budgets and sales by id, the customer's answer, the PDFs)",
   'queues.create / queues.update': 'sla, when the queue is saved with an SLA',
 };
 

@@ -8,6 +8,7 @@ import { trpc } from '../../trpc';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { StartCallButtons } from '../calls/StartCallButtons';
+import { BudgetButton } from '../commerce/BudgetBuilder';
 import { ConversationFormsButton } from '../forms/ConversationForms';
 import { STATE_BADGE, STATE_LABELS } from '../service/labels';
 import { ServicePanel } from '../service/ServicePanel';
@@ -173,6 +174,7 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
             <Icon name="info" />
           </Link>
           <ConversationFormsButton domain={domain} conversationId={conversationId} />
+          <BudgetButton domain={domain} conversationId={conversationId} />
           <Link className="icon-button" to="addParticipants" aria-label={t`Add participants`} title={t`Add participants`}>
             <Icon name="plus" />
           </Link>

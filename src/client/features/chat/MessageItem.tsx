@@ -6,6 +6,7 @@ import { trpc } from '../../trpc';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useChat, useRecentsList, useTranslateError } from './ChatProvider';
 import type { Person } from './ConversationPage';
+import { BudgetMessageCard } from '../commerce/BudgetCard';
 import { FormMessageCard } from '../forms/ConversationForms';
 import { FileContent } from './FileContent';
 import { infoText, messageSummary, timeOf } from './format';
@@ -107,6 +108,8 @@ export function MessageItem({ message, mine, showAuthor, watermarks, people }: I
           </p>
         ) : message.type === 'formulario' ? (
           <FormMessageCard data={message.data} href={(formId) => `/i/recent/chat/${message.conversationId}/form/${domain}/${formId}`} />
+        ) : message.type === 'orcamento' ? (
+          <BudgetMessageCard data={message.data} />
         ) : (
           message.text && (
             <p className="message-text">

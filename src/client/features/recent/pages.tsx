@@ -93,8 +93,8 @@ function fromChat(name: { [K in keyof ChatPages]: ChatPages[K] extends Component
   };
 }
 
-export const SalePage = placeholderPage(msg`Sale`);
-export const BudgetPage = placeholderPage(msg`Quote`);
+export { SalePage } from '../commerce/DocumentPages';
+export { BudgetPage } from '../commerce/DocumentPages';
 // Customers (external contacts): their own chunk (features/contacts/pages.tsx).
 type ContactPages = typeof import('../contacts/pages');
 const contactPages = () => import('../contacts/pages');

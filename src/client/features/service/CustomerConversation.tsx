@@ -14,6 +14,7 @@ import { FileContent, FileLinkSource } from '../chat/FileContent';
 import { dayKey, dayLabel, timeOf } from '../chat/format';
 import { MessageText } from '../chat/MessageItem';
 import { Avatar, Ticks } from '../chat/parts';
+import { BudgetMessageCard } from '../commerce/BudgetCard';
 import { FormMessageCard } from '../forms/ConversationForms';
 import { describeServiceInfo, formatProtocol, STATE_LABELS } from './labels';
 import { useSocketEvent } from './live';
@@ -292,6 +293,8 @@ function CustomerMessage({ message: m, mine, firstOfRun, author, others, convers
           <SlaProposal message={m} conversationId={conversationId} proposalOpen={proposalOpen} />
         ) : m.type === 'formulario' ? (
           <FormMessageCard data={m.data} href={(formId) => `/i/form/${formId}`} />
+        ) : m.type === 'orcamento' ? (
+          <BudgetMessageCard data={m.data} />
         ) : (
           <>
             {m.file && (

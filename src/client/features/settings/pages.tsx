@@ -19,6 +19,8 @@ const SECTIONS: readonly { to: string; label: MessageDescriptor | string; adminO
   { to: 'groups', label: msg`Groups`, adminOnly: true },
   { to: 'forms', label: msg`Forms`, adminOnly: true },
   { to: 'replies', label: msg`Saved replies`, adminOnly: true },
+  // Portuguese only, as the spec says of products (docs/decisions.md, Commerce).
+  { to: 'products', label: 'Produtos', adminOnly: true },
   { to: 'doctors', label: msg`Doctors`, adminOnly: true },
   { to: 'telegram', label: 'Telegram', adminOnly: true },
   { to: 'whatsapp', label: 'WhatsApp', adminOnly: true },
@@ -83,5 +85,6 @@ export const DoctorPage = placeholderPage(msg`Doctor`);
 export { QueueSettingsPage, QueuesPage } from './QueuesPages';
 export { GroupPage, GroupsPage } from './GroupsPages';
 export { FormsSettingsPage } from '../forms/SettingsPage';
+export { ProductsPage } from '../commerce/ProductsPage';
 export const TelegramSettingsPage = placeholderPage(msg`Telegram`);
 export const WhatsAppSettingsPage = placeholderPage(msg`WhatsApp`);

@@ -301,7 +301,7 @@ export interface NewMessage {
   id?: string;
   authorId: string | null;
   clientId?: string;
-  type?: 'texto' | 'info' | 'arquivo' | 'imagem' | 'removida' | 'propostaSLA' | 'formulario';
+  type?: 'texto' | 'info' | 'arquivo' | 'imagem' | 'removida' | 'propostaSLA' | 'formulario' | 'orcamento';
   text: string;
   replyToId?: string;
   forwarded?: boolean;

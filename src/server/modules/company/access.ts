@@ -61,7 +61,7 @@ const uuidOf = (input: Record<string, unknown>, key: string) => {
 
 /**
  * The company a participant-level input reaches: the company it names by domain, or the one of the
- * conversation, call, filled form or call recording it names (the first one present). null when it names none that exists; the
+ * conversation, call, filled form, call recording, budget or sale it names (the first one present). null when it names none that exists; the
  * procedure then answers its own NOT_FOUND.
  */
 export async function companyOfSubject(db: Db, input: unknown): Promise<string | null> {
@@ -76,6 +76,8 @@ export async function companyOfSubject(db: Db, input: unknown): Promise<string |
   const callId = uuidOf(i, 'callId');
   const formId = uuidOf(i, 'formId');
   const recordingId = uuidOf(i, 'recordingId');
+  const budgetId = uuidOf(i, 'budgetId');
+  const saleId = uuidOf(i, 'saleId');
   const [row] = conversationId
     ? await db.$queryRaw<{ companyId: string }[]>`SELECT "companyId" FROM "Conversation" WHERE "id" = ${conversationId}::uuid`
     : callId
@@ -84,6 +86,10 @@ export async function companyOfSubject(db: Db, input: unknown): Promise<string |
         ? await db.$queryRaw<{ companyId: string }[]>`SELECT "companyId" FROM "FilledForm" WHERE "id" = ${formId}::uuid`
         : recordingId
           ? await db.$queryRaw<{ companyId: string }[]>`SELECT c."companyId" FROM "CallRecording" r JOIN "Call" c ON c."id" = r."callId" WHERE r."id" = ${recordingId}::uuid`
-          : [];
+          : budgetId
+            ? await db.$queryRaw<{ companyId: string }[]>`SELECT "companyId" FROM "Budget" WHERE "id" = ${budgetId}::uuid`
+            : saleId
+              ? await db.$queryRaw<{ companyId: string }[]>`SELECT "companyId" FROM "Sale" WHERE "id" = ${saleId}::uuid`
+              : [];
   return row?.companyId ?? null;
 }
