@@ -130,3 +130,66 @@ describe('the conversation list', () => {
     await page.getByRole('complementary', { name: 'Service' }).waitFor();
   });
 });
+
+describe('keyboard shortcuts', () => {
+  it('help with ?, J/K and Alt+arrows between conversations, Q to the queue, T takes, C concludes, / searches', async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Costa');
+    const carla = await c.attendant('Carla Dias');
+    for (const [who, text] of [[bia, 'From Bia'], [carla, 'From Carla']] as const) {
+      const { conversationId } = await who.call('chat.startDirect', { domain: c.domain, userId: c.admin.userId });
+      await who.call('chat.send', { domain: c.domain, conversationId, clientId: text, text });
+    }
+    const page = await pageOf(c.admin, c.company.id);
+    await page.goto(`${server.url}/i/recent`);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await list.getByRole('link', { name: /Bia Costa/ }).waitFor();
+    await list.getByRole('link', { name: /Carla Dias/ }).waitFor();
+
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.getByText('Conclude this service').waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+
+    // Newest first: Carla, then Bia.
+    const log = page.getByRole('log', { name: 'Messages' });
+    await page.keyboard.press('j');
+    await log.getByText('From Carla').waitFor();
+    await page.keyboard.press('j');
+    await log.getByText('From Bia').waitFor();
+    // Alt+arrows work from inside the composer too; a letter typed there stays text.
+    const composer = page.getByRole('combobox', { name: 'Message' });
+    await composer.click();
+    await page.keyboard.press('k');
+    expect(await composer.inputValue()).toBe('k');
+    await page.keyboard.press('Alt+ArrowUp');
+    await log.getByText('From Carla').waitFor();
+
+    // A customer waits: Q opens the queue, T takes the first request, C asks to conclude it.
+    const visitor = await anonymousVisitor(server, sockets);
+    const request = await visitor.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera Visitante', text: 'Help' });
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('q');
+    await page.getByRole('button', { name: 'Take the request of Vera Visitante' }).waitFor();
+    await page.keyboard.press('t');
+    await page.waitForURL(`**/i/recent/chat/${request.conversationId}`);
+    await page.getByRole('complementary', { name: 'Service' }).getByRole('button', { name: 'Conclude service' }).waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('c');
+    await page.getByRole('alertdialog', { name: 'Conclude this service?' }).or(page.getByRole('dialog', { name: 'Conclude this service?' })).waitFor();
+    await page.keyboard.press('Escape');
+    expect((await server.db.conversation.findUniqueOrThrow({ where: { id: request.conversationId } })).state).toBe(1);
+
+    // / goes to the list's search box (here beside the conversation; elsewhere it opens the list).
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+    await page.goto(`${server.url}/i/notes`);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('/');
+    await page.waitForURL('**/i/recent');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search');
+  });
+});

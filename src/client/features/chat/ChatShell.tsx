@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useAccount, useSelectedCompany } from '../../guard/company';
 import { ChatProvider } from './ChatProvider';
+import { DeskShortcuts } from './Shortcuts';
 
 /**
  * The chat of the selected company for the whole signed-in area (/i/...), not only under
@@ -20,6 +21,7 @@ export function ChatShell({ children }: { children: ReactNode }) {
       isAdmin={company.isAdmin}
       me={{ id: user.id, name: user.name, playReceive: user.settings.playMessagensReceive }}
     >
+      <DeskShortcuts />
       {children}
     </ChatProvider>
   );

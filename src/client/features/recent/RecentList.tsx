@@ -2,7 +2,10 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { Link, NavLink, useSearchParams } from 'react-router-dom';
+import { Keyboard } from 'lucide-react';
+import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
+import { IconButton } from '../../ui/Button';
+import { SHOW_SHORTCUTS_EVENT } from '../chat/Shortcuts';
 import type { RecentsFilter } from '../../../shared/schemas/chat';
 import { ticksFor } from '../../../shared/domain/messages';
 import { trpc } from '../../trpc';
@@ -61,6 +64,12 @@ export function RecentList() {
   const q = useDebounced(query.trim(), SEARCH_DELAY_MS);
   const searchId = useId();
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const searchRef = useRef<HTMLInputElement>(null);
+  // "/" pressed elsewhere brings the user here, to the search box.
+  useEffect(() => {
+    if ((location.state as { focusSearch?: boolean } | null)?.focusSearch) searchRef.current?.focus();
+  }, [location.state]);
   const show = params.get('show');
   const filter: RecentsFilter = isFilter(show) ? show : 'all';
   const queueId = params.get('queue') ?? undefined;
@@ -99,6 +108,7 @@ export function RecentList() {
         <Link to="/i/optionsList/newLive" className="button button-small button-secondary">
           <Trans>New live</Trans>
         </Link>
+        <IconButton icon={Keyboard} label={t`Keyboard shortcuts (?)`} onPress={() => window.dispatchEvent(new Event(SHOW_SHORTCUTS_EVENT))} />
       </div>
       <div className="recent-search" role="search">
         <label htmlFor={searchId} className="visually-hidden">
@@ -106,6 +116,8 @@ export function RecentList() {
         </label>
         <input
           id={searchId}
+          ref={searchRef}
+          data-shortcut="search"
           type="search"
           value={query}
           placeholder={t`Search by name, message, protocol or DD/MM/YYYY`}

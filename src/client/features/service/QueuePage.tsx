@@ -109,7 +109,7 @@ function QueueItem({ request: r, onTake, taking, disabled, since }: { request: Q
         </div>
         {r.preview && <p className="queue-item-preview">{r.preview}</p>}
       </div>
-      <button type="button" className="button" aria-label={t`Take the request of ${name}`} disabled={disabled} aria-busy={taking || undefined} onClick={onTake}>
+      <button type="button" className="button" data-shortcut="take" aria-label={t`Take the request of ${name}`} disabled={disabled} aria-busy={taking || undefined} onClick={onTake}>
         <Trans>Take</Trans>
       </button>
     </li>

@@ -95,12 +95,12 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
       {done && <FormNotice>{done}</FormNotice>}
       <div className="form-actions">
         {d.can.take && (
-          <button type="button" className="button" disabled={busy} onClick={() => take.mutate({ domain, conversationId })}>
+          <button type="button" className="button" data-shortcut="take" disabled={busy} onClick={() => take.mutate({ domain, conversationId })}>
             <Trans>Take</Trans>
           </button>
         )}
         {d.can.conclude && (
-          <button type="button" className="button" disabled={busy} onClick={() => setConfirm(true)}>
+          <button type="button" className="button" data-shortcut="conclude" disabled={busy} onClick={() => setConfirm(true)}>
             <Trans>Conclude service</Trans>
           </button>
         )}
@@ -125,7 +125,7 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
           </button>
         )}
         {d.can.transfer && (
-          <Link className="button button-secondary" to={`/i/recent/chat/${conversationId}/transfer`}>
+          <Link className="button button-secondary" data-shortcut="transfer" to={`/i/recent/chat/${conversationId}/transfer`}>
             <Trans>Transfer</Trans>
           </Link>
         )}
