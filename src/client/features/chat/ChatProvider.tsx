@@ -1,5 +1,7 @@
 import { useLingui } from '@lingui/react';
+import { msg } from '@lingui/core/macro';
 import { TRPCClientError } from '@trpc/client';
+import { useNavigate } from 'react-router-dom';
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { RECENTS_REFRESH_MS } from '../../../shared/constants';
 import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from '../../../shared/chat-events';
@@ -7,6 +9,7 @@ import { translateServerMessage } from '../../guard/serverMessages';
 import { getSocket } from '../../socket';
 import { trpc } from '../../trpc';
 import { setTitlePrefix } from '../../ui/PageTitle';
+import { toast } from '../../ui/Toast';
 import {
   applyMessageToRecents,
   applyReceiptToRecents,
@@ -79,6 +82,20 @@ export function ChatProvider(props: { domain: string; companyName: string; isAdm
   const [uploads, setUploads] = useState<UploadStore | null>(null);
   const meRef = useRef(me);
   meRef.current = me;
+  const navigate = useNavigate();
+  const { i18n } = useLingui();
+  // A message for a conversation not on screen, while the app is: a toast that opens it.
+  const incomingRef = useRef<(message: ChatMessageEvent, engine: ChatEngine) => void>(() => {});
+  incomingRef.current = (message, engine) => {
+    const onScreen = engine.isReading(message.conversationId) || window.location.pathname.startsWith(`/i/recent/chat/${message.conversationId}`);
+    if (document.visibilityState !== 'visible' || onScreen || message.type === 'info') return;
+    const text = message.text || message.file?.name || i18n._(msg`New message`);
+    toast.info(text.length > 120 ? `${text.slice(0, 120)}…` : text, {
+      title: message.authorName ?? undefined,
+      key: `message:${message.conversationId}`,
+      action: { label: i18n._(msg`Open`), onAction: () => void navigate(`/i/recent/chat/${message.conversationId}`) },
+    });
+  };
 
   useEffect(() => {
     const client = utils.client;
@@ -91,6 +108,7 @@ export function ChatProvider(props: { domain: string; companyName: string; isAdm
       describeError,
       onIncoming: (message) => {
         if (meRef.current.playReceive) playOnceAcrossTabs('receive', message.id);
+        incomingRef.current(message, created);
       },
       transport: {
         messages: (input) => client.chat.messages.query({ domain, ...input }),
