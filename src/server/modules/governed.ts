@@ -32,6 +32,7 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'calls.createLive': { permission: 'voiceCall', plan: 'calls' },
   // Plan flags (spec 3, Company plan).
   'forms.*': { plan: 'forms' },
+  'calendar.*': { plan: 'calendar' },
   'members.approve': { plan: 'members' },
   'members.inviteByEmail': { plan: 'members' },
   'inviteLink.get': { plan: 'members' },
