@@ -22,7 +22,8 @@ const MIN = 60_000;
 const inMinutes = (m: number) => new Date(Math.ceil((Date.now() + m * MIN) / MIN) * MIN);
 
 async function instance(databaseUrl: string, clock = offsetClock()) {
-  const server = await startTestServer({ databaseUrl, clock });
+  // Two instances share pushes as in production: through the PostgreSQL adapter.
+  const server = await startTestServer({ databaseUrl, clock, env: { SOCKET_ADAPTER: 'postgres' } });
   servers.push(server);
   return { server, clock };
 }
