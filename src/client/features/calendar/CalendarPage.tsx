@@ -159,7 +159,8 @@ function CalendarView({ domain }: { domain: string }) {
           timeZone="local"
           scrollTime={`${CALENDAR_DEFAULT_SCROLL}:00`}
           nowIndicator
-          height="auto"
+          // A fixed height: the grid scrolls inside it, so it can open at 08:00.
+          height="max(30rem, calc(100dvh - 14rem))"
           selectable
           selectMirror
           events={events}

@@ -70,12 +70,13 @@ function EditLoader({ domain }: { domain: string }) {
   const scope = params.get('scope') === 'occurrence' ? 'occurrence' : 'series';
   const occurrence = params.get('occurrence');
   const event = trpc.calendar.get.useQuery({ domain, eventId }, { enabled: /^[0-9a-f-]{36}$/.test(eventId), retry: false });
+  // The occurrence as it is now (it may have been moved already): a range around its rule time.
   const occ = trpc.calendar.list.useQuery(
-    { domain, from: new Date(new Date(occurrence ?? 0).getTime() - 40 * 86_400_000), to: new Date(new Date(occurrence ?? 0).getTime() + 40 * 86_400_000) },
+    { domain, from: new Date(new Date(occurrence ?? 0).getTime() - 31 * 86_400_000), to: new Date(new Date(occurrence ?? 0).getTime() + 31 * 86_400_000) },
     { enabled: !!occurrence && scope === 'occurrence', retry: false },
   );
   if (!/^[0-9a-f-]{36}$/.test(eventId)) return <FormError message={t`Event not found`} />;
-  if (event.isError) return <FormError message={message(event.error)} />;
+  if (event.isError || occ.isError) return <FormError message={message(event.error ?? occ.error)} />;
   if (!event.data || (scope === 'occurrence' && occ.isPending)) return <LoadingSkeleton variant="form" />;
   const e = event.data;
   const one = scope === 'occurrence' ? occ.data?.find((o) => o.eventId === eventId && new Date(o.occurrenceStart).toISOString() === occurrence) : undefined;
