@@ -3,6 +3,7 @@
  * ('Esta Ocorrência' / 'Toda a Série'), a participant who deletes only leaves, the plan flag, and
  * tenancy (another company's event does not exist). Reminders: tests/api/calendar-reminders.test.ts.
  */
+import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { record, serviceCompany, until, type ClientSocket } from '../helpers/service';
@@ -118,5 +119,51 @@ describe('plan and tenancy', () => {
     expect((await other.admin.attempt('calendar.remove', { domain: other.domain, eventId: id, scope: 'series' })).error?.code).toBe('NOT_FOUND');
     expect((await other.admin.attempt('calendar.list', december(c.domain), 'query')).error?.code).toBe('FORBIDDEN');
     expect(await c.admin.call('calendar.list', december(c.domain), 'query')).toHaveLength(4);
+  });
+});
+
+describe('iCalendar feed', () => {
+  it('serves my events as iCalendar that a real parser expands in the event zone, with exceptions; rotating revokes the old URL', async () => {
+    const c = await company();
+    const ana = await c.attendant('Ana');
+    const { id } = await c.admin.call('calendar.create', weekly(c.domain, { participantIds: [ana.userId] }));
+    await c.admin.call('calendar.update', { domain: c.domain, eventId: id, scope: 'occurrence', occurrenceStart: '2026-12-08T12:00:00.000Z', title: 'Moved', start: '2026-12-09T15:00:00.000Z', end: '2026-12-09T16:00:00.000Z' });
+    await c.admin.call('calendar.remove', { domain: c.domain, eventId: id, scope: 'occurrence', occurrenceStart: '2026-12-15T12:00:00.000Z' });
+    const { url } = await ana.call('calendar.feedUrl', { domain: c.domain }, 'query');
+    expect(url).toMatch(new RegExp(`^${server.url}/calendar/feed/[\\w-]{32}\\.ics$`));
+    const res = await fetch(url);
+    expect(res.headers.get('content-type')).toContain('text/calendar');
+    const text = await res.text();
+    expect(text).toContain('DTSTART;TZID=America/Sao_Paulo:20261201T090000');
+
+    const vevents = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+    const series = vevents.find((e) => e.isRecurring())!;
+    expect(series.summary).toBe('Weekly');
+    const it = series.iterator();
+    const starts: string[] = [];
+    for (let next = it.next(); next && starts.length < 4; next = it.next()) {
+      const time = next.clone();
+      const d = series.getOccurrenceDetails(time);
+      starts.push(`${time.toString()}|${d.startDate.toJSDate().toISOString()}`);
+    }
+    // The parser gives the rule's times; the feed's EXDATEs remove the changed and cancelled ones.
+    const exdates = series.component.getAllProperties('exdate').flatMap((p) => p.getValues().map((v: { toString(): string }) => v.toString()));
+    expect(exdates).toEqual(['2026-12-08T09:00:00', '2026-12-15T09:00:00']);
+    expect(starts[0]).toContain('2026-12-01T09:00:00');
+    const moved = vevents.find((e) => e.summary === 'Moved')!;
+    // 15:00Z is 12:00 in São Paulo: times are the event's wall time under its TZID (no VTIMEZONE
+    // is sent, so the parser reads them as written; subscribing clients know IANA zones).
+    expect(moved.startDate.toString()).toBe('2026-12-09T12:00:00');
+    expect(moved.component.getFirstProperty('dtstart')!.getParameter('tzid')).toBe('America/Sao_Paulo');
+
+    const { url: rotated } = await ana.call('calendar.rotateFeed', { domain: c.domain });
+    expect(rotated).not.toBe(url);
+    expect((await fetch(url)).status).toBe(404);
+    expect((await fetch(rotated)).status).toBe(200);
+    await ana.call('calendar.revokeFeed', { domain: c.domain });
+    expect((await fetch(rotated)).status).toBe(404);
+    // Another member's feed shows only their own events.
+    const { url: bia } = await (await c.attendant('Bia')).call('calendar.feedUrl', { domain: c.domain }, 'query');
+    expect(await (await fetch(bia)).text()).not.toContain('Weekly');
   });
 });

@@ -16,13 +16,13 @@ import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { inferRouterOutputs } from '@trpc/server';
-import { BellRing, CalendarPlus, Pencil, Trash2, Video } from 'lucide-react';
+import { BellRing, CalendarPlus, Link2, Pencil, Trash2, Video } from 'lucide-react';
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { CALENDAR_DEFAULT_SCROLL } from '../../../shared/constants';
 import type { AppRouter } from '../../../server/router';
 import { trpc } from '../../trpc';
-import { Button, ButtonLink, ConfirmDialog, Facts, FormError, ModalDialog, RefusalState, toast } from '../../ui';
+import { Button, ButtonLink, ConfirmDialog, Facts, FormError, ModalDialog, RefusalState, TextField, toast } from '../../ui';
 import { MemberScreen } from '../service/MemberScreen';
 import { useSocketEvent } from '../service/live';
 import { useCalendarMessage } from './texts';
@@ -74,6 +74,7 @@ function CalendarView({ domain }: { domain: string }) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const [open, setOpen] = useState<Occurrence | null>(null);
   const [move, setMove] = useState<{ occ: Occurrence; start: Date; end: Date; revert: () => void } | null>(null);
+  const [feedOpen, setFeedOpen] = useState(false);
   const [permission, setPermission] = useState(() => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission));
   const update = trpc.calendar.update.useMutation();
   const refetch = useCallback(() => calendar.current?.getApi().refetchEvents(), []);
@@ -141,6 +142,9 @@ function CalendarView({ domain }: { domain: string }) {
         <ButtonLink to="/i/calendar/newMeeting" variant="primary" icon={CalendarPlus}>
           <Trans>New event</Trans>
         </ButtonLink>
+        <Button variant="secondary" icon={Link2} onPress={() => setFeedOpen(true)}>
+          <Trans>Subscribe from another calendar</Trans>
+        </Button>
         {permission === 'default' && (
           <Button variant="secondary" icon={BellRing} onPress={() => void Notification.requestPermission().then(setPermission)}>
             <Trans>Reminders need the notification permission</Trans>
@@ -173,6 +177,7 @@ function CalendarView({ domain }: { domain: string }) {
           eventResize={dropped}
         />
       </div>
+      {feedOpen && <FeedDialog domain={domain} onClose={() => setFeedOpen(false)} />}
       {open && <EventDialog domain={domain} occ={open} onClose={() => setOpen(null)} onChanged={refetch} />}
       {move && (
         <ScopeDialog
@@ -259,6 +264,47 @@ function EventDialog({ domain, occ, onClose, onChanged }: { domain: string; occ:
         ]}
       />
       <FormError message={message(remove.error)} />
+    </ModalDialog>
+  );
+}
+
+/** The private iCalendar URL (Google Calendar, Outlook, Apple Calendar subscribe to it). */
+function FeedDialog({ domain, onClose }: { domain: string; onClose: () => void }) {
+  const { t } = useLingui();
+  const message = useCalendarMessage();
+  const utils = trpc.useUtils();
+  const feed = trpc.calendar.feedUrl.useQuery({ domain });
+  const rotate = trpc.calendar.rotateFeed.useMutation({ onSuccess: (data) => utils.calendar.feedUrl.setData({ domain }, data) });
+  const revoke = trpc.calendar.revokeFeed.useMutation({
+    onSuccess: () => {
+      toast.ok(t`The address no longer works`);
+      void utils.calendar.feedUrl.invalidate();
+      onClose();
+    },
+  });
+  return (
+    <ModalDialog
+      title={t`Subscribe from another calendar`}
+      onCancel={onClose}
+      actions={
+        <>
+          <Button variant="quiet" onPress={onClose}>
+            <Trans>Close</Trans>
+          </Button>
+          <Button variant="danger" isPending={revoke.isPending} onPress={() => revoke.mutate({ domain })}>
+            <Trans>Turn off</Trans>
+          </Button>
+          <Button variant="secondary" isPending={rotate.isPending} onPress={() => rotate.mutate({ domain })}>
+            <Trans>New address</Trans>
+          </Button>
+        </>
+      }
+    >
+      <p>
+        <Trans>Add this private address to Google Calendar, Outlook or Apple Calendar. Anyone with it sees your events: make a new address if it leaks.</Trans>
+      </p>
+      {feed.data && <TextField label={t`Private address`} value={feed.data.url} readOnly onFocus={(e) => e.target.select()} />}
+      <FormError message={message(feed.error ?? rotate.error ?? revoke.error)} />
     </ModalDialog>
   );
 }

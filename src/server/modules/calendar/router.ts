@@ -6,12 +6,14 @@
  *   calendar.create m {title, description, start, end, allDay, timeZone, isMeeting, remind, participantIds, repeat?, weekdays?, until?}
  *   calendar.update m {eventId, scope: occurrence|series, occurrenceStart?, ...fields}
  *   calendar.remove m {eventId, scope, occurrenceStart?} -> {effect: deleteEvent|cancelOccurrence|removeSelf}
+ *   calendar.feedUrl q / rotateFeed m / revokeFeed m -> my private iCalendar URL (GET /calendar/feed/<token>.ics)
  * Socket: calendar:changed {eventId} to the creator and the participants.
  */
 import { calendarCreateInput, calendarEventInput, calendarRangeInput, calendarRemoveInput, calendarUpdateInput } from '../../../shared/schemas/calendar';
 import { z } from 'zod';
 import { domainSchema } from '../../../shared/schemas/company';
 import { memberProcedure, router } from '../../trpc';
+import { feedUrl, revokeFeed } from './feed';
 import * as calendar from './service';
 
 const planned = memberProcedure.meta({ plan: 'calendar' });
@@ -23,4 +25,7 @@ export const calendarRouter = router({
   create: planned.input(calendarCreateInput).mutation(({ ctx, input }) => calendar.createEvent(ctx, input)),
   update: planned.input(calendarUpdateInput).mutation(({ ctx, input }) => calendar.updateEvent(ctx, input)),
   remove: planned.input(calendarRemoveInput).mutation(({ ctx, input }) => calendar.removeEvent(ctx, input)),
+  feedUrl: planned.input(z.object({ domain: domainSchema })).query(({ ctx }) => feedUrl(ctx, false)),
+  rotateFeed: planned.input(z.object({ domain: domainSchema })).mutation(({ ctx }) => feedUrl(ctx, true)),
+  revokeFeed: planned.input(z.object({ domain: domainSchema })).mutation(({ ctx }) => revokeFeed(ctx)),
 });
