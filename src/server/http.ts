@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { serveFeed } from './modules/calendar/feed';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -110,6 +111,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.get('/forms/:formId/pdf', downloadFormPdf(deps));
   app.get('/commerce/budget/:id/pdf', downloadCommercePdf(deps, 'budget'));
   app.get('/commerce/sale/:id/pdf', downloadCommercePdf(deps, 'sale'));
+  app.get('/calendar/feed/:file', serveFeed(deps));
 
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(

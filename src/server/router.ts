@@ -1,4 +1,5 @@
 import { billingRouter } from './modules/billing/router';
+import { calendarRouter } from './modules/calendar/router';
 import { callsRouter } from './modules/calls/router';
 import { chatRouter } from './modules/chat/router';
 import { commerceRouter, commerceViewRouter } from './modules/commerce/router';
@@ -40,6 +41,7 @@ export const appRouter = router({
   customer: customerRouter,
   notifications: notificationsRouter,
   calls: callsRouter,
+  calendar: calendarRouter,
   billing: billingRouter,
   feeds: feedsRouter,
   notes: notesRouter,

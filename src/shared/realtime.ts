@@ -90,6 +90,8 @@ export interface ServerToClientEvents {
   'feed:seen': (payload: { at: string }) => void;
   /** A note the user owns or that is shared with them changed (or was unshared or removed): refetch. */
   'note:changed': (payload: { noteId: string; change: 'updated' | 'removed' | 'shared' }) => void;
+  /** An event of the user's calendar was created, changed or removed: refetch the range on screen. */
+  'calendar:changed': (payload: { eventId: string }) => void;
   /** Progress of the user's CSV import of contacts. */
   'contacts:import': (payload: { importId: string; status: 'running' | 'done' | 'failed'; total: number; processed: number; created: number; updated: number; failed: number }) => void;
 

@@ -42,7 +42,7 @@ interface NavItem {
   /** On a phone the bottom bar holds the primary items; the rest open from 'More'. */
   primary?: boolean;
   /** Shown only when the company's plan has the flag. */
-  plan?: 'kanban';
+  plan?: 'kanban' | 'calendar';
   /** A live count next to the label (unread conversations, customers waiting, notifications, posts). */
   badge?: ComponentType;
 }
@@ -53,7 +53,7 @@ const NAV: readonly NavItem[] = [
   { to: '/i/kanbansla', label: msg`SLA board`, icon: SquareKanban, plan: 'kanban' },
   { to: '/i/recent/feeds/all', label: msg`Feed`, icon: Newspaper, badge: FeedBadge },
   { to: '/i/recent/customers/all', label: msg`Customers`, icon: Contact },
-  { to: '/i/calendar', label: msg`Calendar`, icon: CalendarDays, primary: true },
+  { to: '/i/calendar', label: msg`Calendar`, icon: CalendarDays, primary: true, plan: 'calendar' },
   { to: '/i/notes', label: msg`Notes`, icon: NotebookPen },
   { to: '/i/dashboard', label: msg`Dashboard`, icon: LayoutDashboard },
   { to: '/i/notifications', label: msg`Notifications`, icon: Bell, primary: true, badge: NotificationsBadge },

@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import type { AppDeps } from '../deps';
+import { startReminders } from '../modules/calendar/reminders';
 import { resumeImports } from '../modules/contacts/imports';
 import { purgeStrayFeedFiles } from '../modules/feeds/service';
 import { purgeUnreachableForms } from '../modules/forms/cleanup';
@@ -64,9 +65,11 @@ export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
   );
   // Timers on the app's clock rather than cron, so tests move time instead of waiting.
   const queueAlarm = startQueueAlarm(deps);
+  const reminders = startReminders(deps);
   return {
     stop: async () => {
       queueAlarm.stop();
+      await reminders.stop();
       for (const t of tasks) await t.stop();
     },
   };

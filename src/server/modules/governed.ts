@@ -33,6 +33,7 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   // Plan flags (spec 3, Company plan).
   'forms.*': { plan: 'forms' },
   'commerce.*': { plan: 'invent' },
+  'calendar.*': { plan: 'calendar' },
   'members.approve': { plan: 'members' },
   'members.inviteByEmail': { plan: 'members' },
   'inviteLink.get': { plan: 'members' },

@@ -1,0 +1,284 @@
+/**
+ * Calendar (/i/calendar): a member's events in a company, those they created and those they take
+ * part in. A recurring event is one row with an RFC 5545 rule (shared/domain/recurrence.ts),
+ * expanded for the range on screen; a change to one occurrence is an exception row. Only the
+ * creator changes or deletes a whole series; a participant who deletes only removes himself.
+ */
+import type { z } from 'zod';
+import type { CalendarEvent, CalendarException, CalendarParticipant, Company, Member, Prisma, User } from '../../../generated/prisma/client';
+import {
+  buildRule, deleteEffect, eventTitle, expand, isOccurrence, mayEdit, wallTime, withStart, zonedInstant, type RepeatChoice, type WeekdayKey, WEEKDAYS,
+} from '../../../shared/domain/recurrence';
+import { CALENDAR_MESSAGES as M, type calendarCreateInput, type calendarRemoveInput, type calendarUpdateInput } from '../../../shared/schemas/calendar';
+import type { AppDeps } from '../../deps';
+import { fail } from '../feeds/errors';
+import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
+import { syncReminders } from './reminders';
+
+export interface CalendarContext extends Pick<AppDeps, 'db' | 'realtime' | 'clock'> {
+  company: Company;
+  member: Member;
+  user: User;
+}
+
+type FullEvent = CalendarEvent & { participants: CalendarParticipant[]; exceptions: CalendarException[] };
+
+/** Events this member sees in this company: created by them, or taking part and not removed. */
+function visible(ctx: CalendarContext): Prisma.CalendarEventWhereInput {
+  return { companyId: ctx.company.id, OR: [{ creatorId: ctx.user.id }, { participants: { some: { userId: ctx.user.id, removed: false } } }] };
+}
+
+async function names(ctx: CalendarContext, ids: string[]) {
+  const rows = ids.length ? await ctx.db.user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } }) : [];
+  return new Map(rows.map((u) => [u.id, u.name]));
+}
+
+const audience = (e: Pick<FullEvent, 'creatorId' | 'participants'>) => new Set([e.creatorId, ...e.participants.filter((p) => !p.removed).map((p) => p.userId)]);
+
+function tell(ctx: CalendarContext, eventId: string, userIds: Iterable<string>) {
+  ctx.realtime.toUsers(userIds, 'calendar:changed', { eventId });
+}
+
+/** The weekdays of a stored rule, for the form (repeat{seg..dom}). */
+function ruleWeekdays(rule: string | null): WeekdayKey[] {
+  const m = rule && /BYDAY=([A-Z,]+)/.exec(rule);
+  if (!m) return [];
+  const codes = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+  return m[1]!.split(',').map((c) => WEEKDAYS[codes.indexOf(c)]!).filter(Boolean);
+}
+const ruleUntil = (rule: string | null) => {
+  const m = rule && /UNTIL=(\d{4})(\d{2})(\d{2})/.exec(rule);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+};
+
+function repeatChoice(input: { repeat?: string | null; weekdays?: WeekdayKey[]; until?: string | null }): RepeatChoice | null {
+  if (!input.repeat) return null;
+  return {
+    repeat: input.repeat as RepeatChoice['repeat'],
+    ...(input.weekdays && { weekdays: input.weekdays }),
+    // The last day, to its end, as wall time (rules are expanded in wall time).
+    ...(input.until && { until: new Date(`${input.until}T23:59:59Z`) }),
+  };
+}
+
+async function checkParticipants(ctx: CalendarContext, ids: string[]) {
+  const unique = [...new Set(ids)].filter((id) => id !== ctx.user.id);
+  const active = await activeMemberUserIds(ctx.db, ctx.company.id, unique);
+  if (active.length !== unique.length) throw fail('BAD_REQUEST', M.notColleague);
+  return unique;
+}
+
+/** Every occurrence this member sees in [from, to), in start order. */
+export async function listRange(ctx: CalendarContext, from: Date, to: Date) {
+  const events = await ctx.db.calendarEvent.findMany({
+    where: { AND: [visible(ctx), { OR: [{ rrule: { not: null }, start: { lt: to } }, { start: { lt: to }, end: { gt: from } }] }] },
+    include: { participants: true, exceptions: true },
+    take: 2000,
+  });
+  const people = await names(ctx, events.flatMap((e) => [e.creatorId, ...e.participants.map((p) => p.userId)]));
+  const out = events.flatMap((e) =>
+    expand(e, from, to, e.exceptions).map((o) => ({
+      eventId: e.id,
+      occurrenceStart: o.occurrenceStart,
+      start: o.start,
+      end: o.end,
+      title: o.title ?? e.title,
+      description: o.description ?? e.description,
+      allDay: e.allDay,
+      timeZone: e.timeZone,
+      isMeeting: e.isMeeting,
+      recurring: !!e.rrule,
+      repeat: e.repeat,
+      exception: o.exception,
+      mine: e.creatorId === ctx.user.id,
+      creatorName: people.get(e.creatorId) ?? null,
+      participants: e.participants.filter((p) => !p.removed).map((p) => ({ userId: p.userId, name: people.get(p.userId) ?? null })),
+      conversationId: e.conversationId,
+      appointmentId: e.appointmentId,
+    })),
+  );
+  return out.sort((a, b) => a.start.getTime() - b.start.getTime());
+}
+
+/** One occurrence as it is now (moved or not), by the start the rule gives it. */
+function occurrenceAt(e: FullEvent, key: Date) {
+  const plain = expand(e, new Date(key.getTime() - 1), new Date(key.getTime() + 1)).find((o) => o.occurrenceStart.getTime() === key.getTime());
+  const ex = e.exceptions.find((x) => x.occurrenceStart.getTime() === key.getTime() && !x.cancelled);
+  return plain && { occurrenceStart: key, start: ex?.start ?? plain.start, end: ex?.end ?? plain.end };
+}
+
+async function load(ctx: CalendarContext, eventId: string): Promise<FullEvent> {
+  const e = await ctx.db.calendarEvent.findFirst({ where: { AND: [{ id: eventId }, visible(ctx)] }, include: { participants: true, exceptions: true } });
+  if (!e) throw fail('NOT_FOUND', M.notFound);
+  return e;
+}
+
+/** The event (series master) as the edit form needs it. */
+export async function getEvent(ctx: CalendarContext, eventId: string) {
+  const e = await load(ctx, eventId);
+  const people = await names(ctx, [e.creatorId, ...e.participants.map((p) => p.userId)]);
+  return {
+    id: e.id, title: e.title, description: e.description, start: e.start, end: e.end, allDay: e.allDay, timeZone: e.timeZone,
+    isMeeting: e.isMeeting, remind: e.remind, repeat: e.repeat, weekdays: ruleWeekdays(e.rrule), until: ruleUntil(e.rrule), rrule: e.rrule,
+    mine: e.creatorId === ctx.user.id, creatorName: people.get(e.creatorId) ?? null, conversationId: e.conversationId,
+    participants: e.participants.filter((p) => !p.removed).map((p) => ({ userId: p.userId, name: people.get(p.userId) ?? null })),
+  };
+}
+
+/** Colleagues who may be invited: the company's active members. */
+export async function colleagues(ctx: CalendarContext) {
+  const rows = await ctx.db.member.findMany({
+    where: { companyId: ctx.company.id, inviteAccepted: true, blocked: false, removed: false, userId: { not: ctx.user.id } },
+    select: { user: { select: { id: true, name: true } } },
+    take: 500,
+  });
+  return rows.map((r) => ({ userId: r.user.id, name: r.user.name })).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
+}
+
+export async function createEvent(ctx: CalendarContext, input: z.output<typeof calendarCreateInput>) {
+  const participantIds = await checkParticipants(ctx, input.participantIds);
+  const choice = repeatChoice(input);
+  const title = eventTitle(input.title);
+  const { event, notifications } = await ctx.db.$transaction(async (tx) => {
+    const event = await tx.calendarEvent.create({
+      data: {
+        companyId: ctx.company.id, creatorId: ctx.user.id, title, description: input.description, start: input.start, end: input.end,
+        allDay: input.allDay, timeZone: input.timeZone, isMeeting: input.isMeeting, remind: input.remind,
+        repeat: choice?.repeat ?? null, rrule: choice ? buildRule(input.start, input.timeZone, choice) : null,
+        participants: { create: participantIds.map((userId) => ({ userId })) },
+      },
+      include: { participants: true, exceptions: true },
+    });
+    await syncReminders(tx, event, ctx.clock.now());
+    const notifications = await createNotifications(
+      tx,
+      participantIds.map((userId) => ({
+        companyId: ctx.company.id, userId, type: 'calendarInvite', title: input.isMeeting ? 'New meeting' : 'New event',
+        subtitle: `${title} · ${ctx.user.name ?? ''}`.trim(), action: `/i/calendar?at=${input.start.toISOString()}`,
+      })),
+    );
+    return { event, notifications };
+  });
+  pushNotifications(ctx.realtime, notifications);
+  tell(ctx, event.id, audience(event));
+  return { id: event.id };
+}
+
+export async function updateEvent(ctx: CalendarContext, input: z.output<typeof calendarUpdateInput>) {
+  const e = await load(ctx, input.eventId);
+  const isCreator = e.creatorId === ctx.user.id;
+  const recurring = !!e.rrule;
+  if (!mayEdit(isCreator, recurring, input.scope)) throw fail('FORBIDDEN', recurring ? M.onlySeriesCreator : M.onlyCreator);
+  const before = audience(e);
+
+  if (recurring && input.scope === 'occurrence') {
+    const key = input.occurrenceStart;
+    if (!key || !isOccurrence(e, key)) throw fail('BAD_REQUEST', M.noOccurrence);
+    const current = occurrenceAt(e, key);
+    const length = current ? current.end.getTime() - current.start.getTime() : e.end.getTime() - e.start.getTime();
+    const start = input.start ?? current?.start ?? key;
+    const end = input.end ?? (input.start ? new Date(input.start.getTime() + length) : current?.end ?? new Date(key.getTime() + length));
+    if (end <= start) throw fail('BAD_REQUEST', M.endBeforeStart);
+    const data = {
+      start, end, cancelled: false,
+      ...(input.title !== undefined && { title: eventTitle(input.title) }),
+      ...(input.description !== undefined && { description: input.description }),
+    };
+    await ctx.db.$transaction(async (tx) => {
+      await tx.calendarException.upsert({ where: { eventId_occurrenceStart: { eventId: e.id, occurrenceStart: key } }, create: { eventId: e.id, occurrenceStart: key, ...data }, update: data });
+      await syncReminders(tx, await tx.calendarEvent.findUniqueOrThrow({ where: { id: e.id }, include: { exceptions: true } }), ctx.clock.now());
+    });
+    tell(ctx, e.id, before);
+    return { id: e.id };
+  }
+
+  // The whole series, or a single event.
+  const participantIds = input.participantIds && (await checkParticipants(ctx, input.participantIds));
+  let start = e.start;
+  let end = e.end;
+  if (input.start || input.end) {
+    const from = (recurring && input.occurrenceStart && occurrenceAt(e, input.occurrenceStart)) || { start: e.start, end: e.end, occurrenceStart: e.start };
+    const newStart = input.start ?? from.start;
+    const newEnd = input.end ?? new Date(newStart.getTime() + from.end.getTime() - from.start.getTime());
+    if (recurring && input.occurrenceStart) {
+      // Dragging one occurrence of the series moves every one by the same wall-clock shift.
+      const shift = wallTime(newStart, e.timeZone).getTime() - wallTime(from.start, e.timeZone).getTime();
+      start = zonedInstant(new Date(wallTime(e.start, e.timeZone).getTime() + shift), e.timeZone);
+    } else start = newStart;
+    end = new Date(start.getTime() + newEnd.getTime() - newStart.getTime());
+  }
+  if (end <= start) throw fail('BAD_REQUEST', M.endBeforeStart);
+
+  let rrule = e.rrule;
+  let repeat = e.repeat;
+  if (input.repeat !== undefined) {
+    const choice = repeatChoice({ repeat: input.repeat, weekdays: input.weekdays ?? ruleWeekdays(e.rrule), until: input.until });
+    rrule = choice ? buildRule(start, e.timeZone, choice) : null;
+    repeat = choice?.repeat ?? null;
+  } else if (rrule && start.getTime() !== e.start.getTime()) rrule = withStart(rrule, start);
+  // Exceptions are keyed by the rule's times: a new time or rule leaves them pointing nowhere.
+  const ruleChanged = rrule !== e.rrule;
+
+  const notifications = await ctx.db.$transaction(async (tx) => {
+    const updated = await tx.calendarEvent.update({
+      where: { id: e.id },
+      data: {
+        start, end, rrule, repeat, updatedAt: ctx.clock.now(),
+        ...(input.title !== undefined && { title: eventTitle(input.title) }),
+        ...(input.description !== undefined && { description: input.description }),
+        ...(input.allDay !== undefined && { allDay: input.allDay }),
+        ...(input.isMeeting !== undefined && { isMeeting: input.isMeeting }),
+        ...(input.remind !== undefined && { remind: input.remind }),
+        ...(ruleChanged && { exceptions: { deleteMany: {} } }),
+      },
+      include: { exceptions: true },
+    });
+    let added: string[] = [];
+    if (participantIds) {
+      const had = new Set(e.participants.filter((p) => !p.removed).map((p) => p.userId));
+      added = participantIds.filter((id) => !had.has(id));
+      await tx.calendarParticipant.deleteMany({ where: { eventId: e.id, userId: { notIn: participantIds } } });
+      for (const userId of participantIds) {
+        await tx.calendarParticipant.upsert({ where: { eventId_userId: { eventId: e.id, userId } }, create: { eventId: e.id, userId }, update: { removed: false } });
+      }
+    }
+    await syncReminders(tx, updated, ctx.clock.now());
+    return createNotifications(
+      tx,
+      added.map((userId) => ({
+        companyId: ctx.company.id, userId, type: 'calendarInvite', title: updated.isMeeting ? 'New meeting' : 'New event',
+        subtitle: updated.title, action: `/i/calendar?at=${start.toISOString()}`,
+      })),
+    );
+  });
+  pushNotifications(ctx.realtime, notifications);
+  tell(ctx, e.id, new Set([...before, ...(participantIds ?? []), ctx.user.id]));
+  return { id: e.id };
+}
+
+export async function removeEvent(ctx: CalendarContext, input: z.output<typeof calendarRemoveInput>) {
+  const e = await load(ctx, input.eventId);
+  const effect = deleteEffect(e.creatorId === ctx.user.id, !!e.rrule, input.scope);
+  const before = audience(e);
+  if (effect === 'removeSelf') {
+    await ctx.db.calendarParticipant.update({ where: { eventId_userId: { eventId: e.id, userId: ctx.user.id } }, data: { removed: true } });
+    tell(ctx, e.id, [ctx.user.id]);
+    return { effect };
+  }
+  if (effect === 'cancelOccurrence') {
+    const key = input.occurrenceStart;
+    if (!key || !isOccurrence(e, key)) throw fail('BAD_REQUEST', M.noOccurrence);
+    await ctx.db.$transaction(async (tx) => {
+      await tx.calendarException.upsert({
+        where: { eventId_occurrenceStart: { eventId: e.id, occurrenceStart: key } },
+        create: { eventId: e.id, occurrenceStart: key, cancelled: true },
+        update: { cancelled: true },
+      });
+      await tx.scheduledTask.deleteMany({ where: { eventId: e.id, occurrenceStart: key, firedAt: null } });
+    });
+  } else {
+    await ctx.db.$transaction([ctx.db.scheduledTask.deleteMany({ where: { eventId: e.id } }), ctx.db.calendarEvent.delete({ where: { id: e.id } })]);
+  }
+  tell(ctx, e.id, before);
+  return { effect };
+}
