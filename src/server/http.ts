@@ -17,6 +17,7 @@ import { appRouter } from './router';
 import { localFilesHandler } from './storage';
 import { serveCompanyImage, uploadCompanyImage } from './modules/company/image';
 import { downloadFormPdf, uploadFormFile } from './modules/forms/http';
+import { paymentWebhook } from './modules/billing/http';
 import { serveAvatar, uploadAvatar } from './modules/identity/avatar';
 import { uploadAttachment } from './uploads/attachments';
 import { uploadContactsCsv } from './modules/contacts/upload';
@@ -29,7 +30,7 @@ import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|webhooks)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -107,6 +108,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
 
   app.put('/uploads/form/:formId/:fieldId', uploadFormFile(deps));
   app.get('/forms/:formId/pdf', downloadFormPdf(deps));
+  app.post('/webhooks/payments/:provider', ...paymentWebhook(deps));
 
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(

@@ -1,3 +1,4 @@
+import { operatorRouter } from './modules/billing/operator-router';
 import { billingRouter } from './modules/billing/router';
 import { callsRouter } from './modules/calls/router';
 import { chatRouter } from './modules/chat/router';
@@ -39,6 +40,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   calls: callsRouter,
   billing: billingRouter,
+  operator: operatorRouter,
   feeds: feedsRouter,
   notes: notesRouter,
   contacts: contactsRouter,
