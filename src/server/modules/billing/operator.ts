@@ -1,7 +1,7 @@
 /**
  * The operator console (the spec's root user): the people who run this installation edit the
  * prices document, adjust a company's credits by hand and refund payments. Operators are granted
- * by OPERATOR_EMAILS or by `npm run operator -- grant <email>`, never by SQL; every change is
+ * by OPERATOR_EMAILS (or an Operator row), never by editing prices or credits in SQL; every change is
  * written to OperatorAudit with who, when, before and after, in the same transaction.
  */
 import { TRPCError } from '@trpc/server';
@@ -19,19 +19,6 @@ export async function isOperator(db: Db, config: Config, user: { id: string; ema
 
 export async function requireOperator(db: Db, config: Config, user: { id: string; email: string | null }) {
   if (!(await isOperator(db, config, user))) throw new TRPCError({ code: 'FORBIDDEN', message: OPERATOR_MESSAGES.notOperator });
-}
-
-/** Grants the role to the user with this e-mail (the CLI's `grant`). */
-export async function grantOperator(db: Db, email: string) {
-  const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
-  if (!user) throw new Error(`No user with e-mail ${email}`);
-  await db.operator.upsert({ where: { userId: user.id }, update: {}, create: { userId: user.id } });
-  return user;
-}
-
-export async function revokeOperator(db: Db, email: string) {
-  const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
-  if (user) await db.operator.deleteMany({ where: { userId: user.id } });
 }
 
 const jsonPrices = (p: Awaited<ReturnType<typeof getPrices>>) => ({ ...p }) as Prisma.InputJsonObject;

@@ -205,7 +205,7 @@ export async function listStatement(db: Db, companyId: string, page: { cursor?: 
     amount: e.amount.toString(),
     balanceAfter: e.balanceAfter.toString(),
     callId: e.callId,
-    tag: (e.chargeRecord?.tag ?? null) as BillingTag | null,
+    tag: (e.chargeRecord?.tag ?? null) as BillingTag | 'translate' | null,
     seconds: e.chargeRecord?.seconds ?? null,
     createdAt: e.createdAt,
   }));
