@@ -17,6 +17,7 @@ import { profilesRouter } from './modules/profiles/router';
 import { groupsRouter, queuesRouter } from './modules/queues/router';
 import { customerRouter, serviceRouter } from './modules/service/router';
 import { additionalFieldsRouter, settingsRouter } from './modules/settings/router';
+import { reportsRouter } from './modules/reports/router';
 import { systemRouter } from './modules/system/router';
 import { router } from './trpc';
 
@@ -41,6 +42,7 @@ export const appRouter = router({
   calls: callsRouter,
   billing: billingRouter,
   operator: operatorRouter,
+  reports: reportsRouter,
   feeds: feedsRouter,
   notes: notesRouter,
   contacts: contactsRouter,

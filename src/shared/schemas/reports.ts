@@ -5,6 +5,16 @@ export const REPORT_MESSAGES = {
   range: 'The end of the period comes before its start, or the period is longer than a year',
 } as const;
 
+function knownTimeZone(tz: string): boolean {
+  if (!/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date as YYYY-MM-DD');
 
 /** A dashboard filter: days are whole calendar days in `timeZone`, both ends included. */
@@ -13,7 +23,7 @@ export const reportInput = z
     domain: domainSchema,
     from: day,
     to: day,
-    timeZone: z.string().max(64).default('UTC'),
+    timeZone: z.string().max(64).refine(knownTimeZone, 'Unknown time zone').default('UTC'),
     queueId: z.uuid().optional(),
     attendantId: z.uuid().optional(),
   })
