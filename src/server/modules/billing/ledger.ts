@@ -5,6 +5,13 @@
  */
 import type { Prisma } from '../../../generated/prisma/client';
 
+/**
+ * Money transactions wait their turn for a pooled connection rather than fail after Prisma's 2 s:
+ * under a burst (ticks of many calls, a webhook storm) they queue behind the company row lock
+ * while holding connections, and a failed tick or webhook would only be retried later.
+ */
+export const MONEY_TX = { maxWait: 15_000, timeout: 20_000 } as const;
+
 export type EntryAction = 'credit' | 'refund' | 'adjustment';
 
 export async function postEntry(

@@ -9,7 +9,7 @@ import type { Prisma } from '../../../generated/prisma/client';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { OPERATOR_MESSAGES, type PricesInput } from '../../../shared/schemas/operator';
-import { postEntry } from './ledger';
+import { MONEY_TX, postEntry } from './ledger';
 import { getPrices } from './service';
 
 export async function isOperator(db: Db, config: Config, user: { id: string; email: string | null }): Promise<boolean> {
@@ -41,7 +41,7 @@ export async function updatePrices(db: Db, actorId: string, input: PricesInput) 
     const after = await getPrices(tx);
     await tx.operatorAudit.create({ data: { actorId, action: 'prices', before: jsonPrices(before), after: jsonPrices(after) } });
     return after;
-  });
+  }, MONEY_TX);
 }
 
 /** A manual credit (positive) or debit (negative): a statement entry like any other. */
@@ -55,7 +55,7 @@ export async function adjustCredits(db: Db, actorId: string, input: { companyDom
       data: { actorId, action: 'credits', companyId: company.id, before: { credits: before }, after: { credits: entry.balanceAfter }, note: input.note },
     });
     return { credits: entry.balanceAfter };
-  });
+  }, MONEY_TX);
 }
 
 export async function listAudit(db: Db, limit: number) {

@@ -10,7 +10,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { fromUnits, toUnits } from '../../../shared/domain/billing';
 import { PAYMENT_MESSAGES } from '../../../shared/schemas/billing';
-import { postEntry } from './ledger';
+import { MONEY_TX, postEntry } from './ledger';
 import { paymentProvider } from './providers';
 import type { Notification, PaymentState } from './providers/types';
 
@@ -88,7 +88,7 @@ export async function reconcile(deps: PaymentsDeps, paymentId: string, state: Pa
       where: { id: paymentId },
       data: { status, refundedAmount: fromUnits(refunded), providerRef: state.providerRef ?? payment.providerRef, failureReason: status === 'failed' ? (state.failureReason ?? null) : null },
     });
-  });
+  }, MONEY_TX);
 }
 
 /** Asks the provider about one of the company's payments and records the answer (the return from checkout). */
