@@ -84,6 +84,29 @@ describe('/i/recarga', () => {
     await close();
   });
 
+  it('an operator edits prices and adjusts credits in the console; the audit log shows both', async () => {
+    const { page, companyId, close } = await adminPage(server);
+    const company = await server.db.company.findUniqueOrThrow({ where: { id: companyId } });
+    const admin = await server.db.member.findFirstOrThrow({ where: { companyId, isAdmin: true } });
+    await page.goto(`${server.url}/i/recarga/operator`);
+    await page.getByText('Only the operators of this installation can do this').waitFor();
+    await server.db.operator.create({ data: { userId: admin.userId } });
+    await page.goto(`${server.url}/i/recarga`);
+    await page.getByRole('link', { name: 'Operator console' }).click();
+    await page.getByRole('textbox', { name: 'Video, per minute' }).fill('0.25');
+    await page.getByRole('button', { name: 'Save prices' }).click();
+    await page.getByText('Prices saved.').waitFor();
+    await page.getByRole('textbox', { name: 'Company domain' }).fill(company.domain);
+    await page.getByRole('textbox', { name: 'Amount' }).fill('12.34');
+    await page.getByRole('textbox', { name: 'Reason' }).fill('Courtesy');
+    await page.getByRole('button', { name: 'Adjust', exact: true }).click();
+    await page.getByText(`Credits of ${company.domain} are now 12.34.`).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Courtesy' }).filter({ hasText: 'credits 12.34' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'video 0.25' }).waitFor();
+    expect((await server.db.prices.findUniqueOrThrow({ where: { id: 1 } })).videoPerMinute.toString()).toBe('0.25');
+    await close();
+  });
+
   it('without a provider, says payments are not set up and how', async () => {
     const bare = await startTestServer();
     try {

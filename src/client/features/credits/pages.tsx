@@ -7,6 +7,8 @@ import { trpc } from '../../trpc';
 import { Badge, Button, ButtonLink, Card, EmptyState, FormError, LoadingSkeleton, PageHeader, RefusalState } from '../../ui';
 import { PaymentsTable, ReturnNotice, TopUpCard, useMoney } from './TopUp';
 
+export { OperatorPage } from './OperatorPage';
+
 const TAGS: Record<BillingTag | 'translate', MessageDescriptor> = {
   voice: msg`Voice call`,
   video: msg`Video call`,
@@ -61,17 +63,25 @@ function Balance({ domain }: { domain: string }) {
 export function TopUpPage() {
   const { t } = useLingui();
   const { company, isPending } = useSelectedCompany();
+  const operator = trpc.operator.me.useQuery(undefined, { retry: false });
   return (
     <section className="page credits-page">
       <PageHeader
         title={t`Credits`}
         description={t`What the company has to spend on calls, recordings and translation.`}
         actions={
-          company?.isAdmin && (
-            <ButtonLink variant="secondary" to="/i/recarga/historico">
-              <Trans>Statement</Trans>
-            </ButtonLink>
-          )
+          <>
+            {company?.isAdmin && (
+              <ButtonLink variant="secondary" to="/i/recarga/historico">
+                <Trans>Statement</Trans>
+              </ButtonLink>
+            )}
+            {operator.data?.operator && (
+              <ButtonLink variant="quiet" to="/i/recarga/operator">
+                <Trans>Operator console</Trans>
+              </ButtonLink>
+            )}
+          </>
         }
       />
       {isPending ? (
