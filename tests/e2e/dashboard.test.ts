@@ -72,6 +72,13 @@ describe('/i/dashboard', () => {
     expect(rows).toEqual(
       ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06'].map((day) => [day, String(OPENED[day] ?? 0), String(OPENED[day] ? 1 : 0)]),
     );
+
+    // The company account screen shows used and free storage too.
+    await server.db.conversation.updateMany({ where: { companyId: company.id }, data: { bytesAttachments: 1024 ** 2 } });
+    await page.goto(`${server.url}/i/settings/configCompany`);
+    await page.getByRole('meter', { name: 'Storage used' }).waitFor();
+    const used = page.locator('dt', { hasText: /^Storage used$/ }).locator('xpath=following-sibling::dd[1]');
+    await expect.poll(() => used.textContent()).toBe('6 MB');
     await context.close();
   });
 

@@ -8,5 +8,7 @@ export const reportsRouter = router({
     .meta({ permission: 'viewReports' })
     .input(reportInput)
     .query(({ ctx, input }) => reports.dashboard(ctx.db, ctx, input, ctx.clock.now())),
+  /** Used and free storage (also on the company account screen). */
+  storage: memberProcedure.meta({ permission: 'viewReports' }).query(({ ctx }) => reports.storageOf(ctx.db, ctx.company)),
   filters: memberProcedure.meta({ permission: 'viewReports' }).query(({ ctx }) => reports.filterOptions(ctx.db, ctx)),
 });

@@ -85,19 +85,13 @@ export async function dashboard(db: Db, ctx: { company: Company; member: Member 
       SELECT r."tag", sum(r."amount")::text AS amount
       FROM "ChargeRecord" r LEFT JOIN "Call" k ON k."id" = r."callId" LEFT JOIN "Conversation" c ON c."id" = k."conversationId"
       WHERE r."companyId" = ${companyId}::uuid ${filters} AND ${inPeriod(Prisma.sql`r."createdAt"`)} GROUP BY 1 ORDER BY 1`,
-    db.$queryRaw<{ messages: bigint; attachments: bigint }[]>`
-      SELECT coalesce(sum("bytesMessages"), 0)::bigint AS messages, coalesce(sum("bytesAttachments"), 0)::bigint AS attachments
-      FROM "Conversation" WHERE "companyId" = ${companyId}::uuid`,
+    storageOf(db, ctx.company),
   ]);
 
-  const planBytes = Number(ctx.company.storageBytes);
-  const bytesMessages = Number(storage[0]!.messages);
-  const bytesAttachments = Number(storage[0]!.attachments);
-  const totalBytes = bytesMessages + bytesAttachments;
   const rated = ratings.reduce((s, r) => s + r.n, 0);
   const round = (v: number | null) => (v === null ? null : Math.round(v));
   return {
-    storage: { bytesMessages, bytesAttachments, planBytes, totalBytes, freeBytes: Math.max(0, planBytes - totalBytes) },
+    storage,
     // The company's rating as the spec keeps it (avaliacao: total is the average, avaliacoesFeitas the count).
     companyRating: { average: ctx.company.ratingTotal, count: ctx.company.ratingCount },
     customersServed: totals[0]!.customers,
@@ -115,6 +109,18 @@ export async function dashboard(db: Db, ctx: { company: Company; member: Member 
     callMinutes: Object.fromEntries(Object.entries(calls[0]!).map(([k, s]) => [k, Math.round((s / 60) * 100) / 100])) as Record<'voice' | 'video' | 'share' | 'recording', number>,
     creditsByKind: credits.map((c) => ({ kind: c.tag, amount: c.amount })),
   };
+}
+
+/** What the company stores (messages, attachments and recordings) against its plan's size. */
+export async function storageOf(db: Db, company: Pick<Company, 'id' | 'storageBytes'>) {
+  const rows = await db.$queryRaw<{ messages: bigint; attachments: bigint }[]>`
+    SELECT coalesce(sum("bytesMessages"), 0)::bigint AS messages, coalesce(sum("bytesAttachments"), 0)::bigint AS attachments
+    FROM "Conversation" WHERE "companyId" = ${company.id}::uuid`;
+  const planBytes = Number(company.storageBytes);
+  const bytesMessages = Number(rows[0]!.messages);
+  const bytesAttachments = Number(rows[0]!.attachments);
+  const totalBytes = bytesMessages + bytesAttachments;
+  return { bytesMessages, bytesAttachments, planBytes, totalBytes, freeBytes: Math.max(0, planBytes - totalBytes) };
 }
 
 /** Every day of the period, with zeros where nothing happened (a chart without gaps). */
