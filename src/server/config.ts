@@ -118,6 +118,10 @@ const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     /** Another Stripe API origin (a local Stripe-protocol server in tests); default Stripe's own. */
     STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    /** The Stripe Price id of the recurring plan companies subscribe to. */
+    STRIPE_PLAN_PRICE: optionalString,
+    /** Days an unpaid plan renewal is tolerated before the company's plan is blocked. */
+    PLAN_GRACE_DAYS: z.coerce.number().min(0).max(90).default(3),
     /** ISO currency of top-ups (credits are counted in it). */
     PAYMENT_CURRENCY: z.string().regex(/^[a-z]{3}$/, 'a lower-case ISO 4217 code such as brl').default('brl'),
     /** E-mails of the people who run this installation (operator console): comma-separated. */
@@ -169,7 +173,7 @@ export interface Config {
   /** Largest chat attachment, in bytes. */
   maxUploadBytes: number;
   /** Top-ups through an outside provider; none configured = payments are not set up. */
-  payments: { currency: string; stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string } };
+  payments: { currency: string; graceDays: number; stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string; planPrice?: string } };
   /** E-mails granted the operator role by configuration (lower case). */
   operatorEmails: string[];
   /** Socket.IO across instances (docs/operations.md, "Several instances"). */
@@ -254,7 +258,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     payments: {
       currency: env.PAYMENT_CURRENCY,
-      ...(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET && { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL } }),
+      graceDays: env.PLAN_GRACE_DAYS,
+      ...(env.STRIPE_SECRET_KEY &&
+        env.STRIPE_WEBHOOK_SECRET && { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL, planPrice: env.STRIPE_PLAN_PRICE } }),
     },
     operatorEmails: listOf(env.OPERATOR_EMAILS).map((e) => e.toLowerCase()),
     maxRequestBytes: env.MAX_REQUEST_BYTES,

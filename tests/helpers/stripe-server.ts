@@ -22,6 +22,14 @@ export interface StripeSession {
   client_reference_id: string | null;
   metadata: Record<string, string>;
   payment_intent: string | null;
+  subscription?: string | null;
+}
+interface Sub {
+  id: string;
+  object: 'subscription';
+  status: 'active' | 'past_due' | 'unpaid' | 'canceled';
+  items: { data: { price: { id: string } }[] };
+  metadata: Record<string, string>;
 }
 interface Intent {
   id: string;
@@ -79,13 +87,18 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
   const sessions = new Map<string, StripeSession>();
   const intents = new Map<string, Intent>();
   const refunds: Refund[] = [];
+  const subscriptions = new Map<string, Sub>();
   const idempotent = new Map<string, unknown>();
   const events: StripeEvent[] = [];
   const deliveries: { eventId: string; status: number }[] = [];
   let origin = '';
   const state = { webhookUrl: '', requests: 0 };
 
-  const expandIntent = (s: StripeSession, expand: string[]) => (expand.includes('payment_intent') && s.payment_intent ? { ...s, payment_intent: intents.get(s.payment_intent) } : s);
+  const expandIntent = (s: StripeSession, expand: string[]) => ({
+    ...s,
+    ...(expand.includes('payment_intent') && s.payment_intent && { payment_intent: intents.get(s.payment_intent) }),
+    ...(expand.includes('subscription') && s.subscription && { subscription: subscriptions.get(s.subscription) }),
+  });
 
   async function deliver(event: StripeEvent, opts: { secret?: string; signature?: string } = {}) {
     const payload = JSON.stringify(event);
@@ -114,6 +127,14 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
   /** The customer pays: the session completes and its webhook is sent (unless `send` is false). */
   async function pay(sessionId: string, send = true) {
     const s = sessions.get(sessionId)!;
+    if (s.mode === 'subscription') {
+      const sub: Sub = { id: newId('sub'), object: 'subscription', status: 'active', items: { data: [{ price: { id: (s as any).price } }] }, metadata: s.metadata };
+      subscriptions.set(sub.id, sub);
+      Object.assign(s, { status: 'complete', payment_status: 'paid', subscription: sub.id });
+      const event = emit('checkout.session.completed', s);
+      if (send) await deliver(event);
+      return event;
+    }
     const pi = intentFor(s);
     Object.assign(pi, { status: 'succeeded', last_payment_error: null, latest_charge: newId('ch') });
     Object.assign(s, { status: 'complete', payment_status: 'paid' });
@@ -137,6 +158,15 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
     return r;
   }
   /** A refund made in the Stripe dashboard: Stripe announces it with charge.refunded. */
+  /** A renewal: paid (invoice.paid) or refused (invoice.payment_failed, the subscription goes past_due, then unpaid). */
+  async function renew(subscriptionId: string, outcome: 'paid' | 'failed' | 'unpaid', send = true) {
+    const sub = subscriptions.get(subscriptionId)!;
+    sub.status = outcome === 'paid' ? 'active' : outcome === 'failed' ? 'past_due' : 'unpaid';
+    const invoice = { id: newId('in'), object: 'invoice', status: outcome === 'paid' ? 'paid' : 'open', subscription: sub.id };
+    const event = emit(outcome === 'paid' ? 'invoice.paid' : outcome === 'failed' ? 'invoice.payment_failed' : 'customer.subscription.updated', outcome === 'unpaid' ? sub : invoice);
+    if (send) await deliver(event);
+    return event;
+  }
   async function refundFromDashboard(sessionId: string, send = true) {
     const s = sessions.get(sessionId)!;
     const r = refund(s.payment_intent!);
@@ -177,6 +207,7 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
         metadata: form.metadata ?? {},
         payment_intent: null,
       };
+      if (form.mode === 'subscription') Object.assign(s, { subscription: null, price: item.price, amount_total: 9900 });
       Object.defineProperty(s, 'pi_metadata', { value: form.payment_intent_data?.metadata ?? {}, enumerable: false });
       sessions.set(id, s);
       return answer(s);
@@ -246,6 +277,8 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
     pay,
     decline,
     refundFromDashboard,
+    renew,
+    subscriptions,
     deliver,
     /** Expires an open session (Stripe does after 24 h) and announces it. */
     async expire(sessionId: string) {

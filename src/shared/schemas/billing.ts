@@ -7,6 +7,7 @@ export const PAYMENT_MESSAGES = {
   providerDown: 'The payment provider could not be reached; try again',
   notFound: 'Payment not found',
   notRefundable: 'Only a paid payment can be refunded',
+  exempt: 'This company is exempt from charges',
   amount: 'Choose an amount between 1 and 100000, in cents at most',
 } as const;
 

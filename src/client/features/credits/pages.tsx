@@ -5,6 +5,7 @@ import type { BillingTag } from '../../../shared/domain/billing';
 import { useSelectedCompany, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { Badge, Button, ButtonLink, Card, EmptyState, FormError, LoadingSkeleton, PageHeader, RefusalState } from '../../ui';
+import { PlanCard } from './PlanCard';
 import { PaymentsTable, ReturnNotice, TopUpCard, useMoney } from './TopUp';
 
 export { OperatorPage } from './OperatorPage';
@@ -95,6 +96,7 @@ export function TopUpPage() {
           {company.isAdmin ? (
             <>
               <TopUpCard domain={company.domain} />
+              <PlanCard domain={company.domain} />
               <PaymentsTable domain={company.domain} />
             </>
           ) : (

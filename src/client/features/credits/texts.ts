@@ -10,6 +10,7 @@ export const BILLING_SERVER_TEXTS: Record<string, MessageDescriptor> = {
   [P.providerDown]: msg`The payment provider could not be reached; try again`,
   [P.notFound]: msg`Payment not found`,
   [P.notRefundable]: msg`Only a paid payment can be refunded`,
+  [P.exempt]: msg`This company is exempt from charges`,
   [P.amount]: msg`Choose an amount between 1 and 100000, in cents at most`,
   [O.notOperator]: msg`Only the operators of this installation can do this`,
   [O.price]: msg`A price is a number with at most 4 decimals (6 for translation)`,

@@ -8,7 +8,7 @@ import { ForgedNotification } from './providers/types';
  * signature check. A forged or unsigned one is refused (400, nothing written); when the provider
  * cannot be asked about the payment we answer 503 so the provider delivers it again later.
  */
-export function paymentWebhook(deps: Pick<AppDeps, 'db' | 'config' | 'logger'>): RequestHandler[] {
+export function paymentWebhook(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>): RequestHandler[] {
   return [
     express.raw({ type: '*/*', limit: '1mb' }),
     async (req, res) => {

@@ -13,6 +13,7 @@ import { PAYMENT_MESSAGES } from '../../../shared/schemas/billing';
 import { MONEY_TX, postEntry } from './ledger';
 import { paymentProvider } from './providers';
 import type { Notification, PaymentState } from './providers/types';
+import { findSubscription, reconcileSubscription } from './subscriptions';
 
 export interface PaymentsDeps {
   db: Db;
@@ -104,7 +105,7 @@ export async function refreshPayment(deps: PaymentsDeps, companyId: string, paym
  * A verified notification: find the payment it names and reconcile it. Notifications about
  * payments we never created (another system on the same account) are acknowledged and ignored.
  */
-export async function handleNotification(deps: PaymentsDeps, providerName: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>) {
+export async function handleNotification(deps: PaymentsDeps & { clock: { now(): Date } }, providerName: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>) {
   const provider = paymentProvider(deps.config);
   if (!provider || provider.name !== providerName) return { handled: false as const, reason: 'not configured' };
   const note: Notification = provider.parseNotification(rawBody, headers);
@@ -113,7 +114,12 @@ export async function handleNotification(deps: PaymentsDeps, providerName: strin
     (note.providerRef && (await deps.db.payment.findFirst({ where: { provider: provider.name, providerRef: note.providerRef } }))) ||
     (note.paymentId && UUID.test(note.paymentId) && (await deps.db.payment.findFirst({ where: { id: note.paymentId, provider: provider.name } }))) ||
     null;
-  if (!payment) return { handled: false as const, reason: 'unknown payment' };
+  if (!payment) {
+    const sub = await findSubscription(deps.db, provider.name, { checkoutId: note.providerPaymentId, subscriptionId: note.subscriptionId });
+    if (!sub) return { handled: false as const, reason: 'unknown payment' };
+    await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId));
+    return { handled: true as const };
+  }
   await reconcile(deps, payment.id, await provider.queryPayment(payment.providerPaymentId));
   return { handled: true as const };
 }

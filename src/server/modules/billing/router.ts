@@ -3,6 +3,7 @@ import { paymentInput, topUpInput } from '../../../shared/schemas/billing';
 import { adminProcedure, memberProcedure, router } from '../../trpc';
 import * as payments from './payments';
 import * as billing from './service';
+import * as subscriptions from './subscriptions';
 
 export const billingRouter = router({
   /** The company's credits and the prices calls are charged at (every member sees what a call costs). */
@@ -19,4 +20,8 @@ export const billingRouter = router({
   payment: adminProcedure.input(paymentInput).mutation(({ ctx, input }) => payments.refreshPayment(ctx, ctx.company.id, input.paymentId)),
   /** The company's recent payments and their state (paid, failed, refunded...). */
   payments: adminProcedure.query(({ ctx }) => payments.listPayments(ctx.db, ctx.company.id)),
+  /** Subscribe to the recurring plan: the answer's url is the provider's checkout page. */
+  subscribe: adminProcedure.mutation(({ ctx }) => subscriptions.startSubscription(ctx, { companyId: ctx.company.id, userId: ctx.user.id })),
+  /** The plan subscription's state and whether the plan is blocked. */
+  subscription: adminProcedure.query(({ ctx }) => subscriptions.currentSubscription(ctx.db, ctx.company.id)),
 });

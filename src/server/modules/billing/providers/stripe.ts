@@ -5,12 +5,14 @@
  */
 import Stripe from 'stripe';
 import { fromUnits, toUnits } from '../../../../shared/domain/billing';
-import { ForgedNotification, type Checkout, type Notification, type PaymentProvider, type PaymentState } from './types';
+import { ForgedNotification, type Checkout, type Notification, type PaymentProvider, type PaymentState, type SubscriptionState } from './types';
 
 export interface StripeConfig {
   secretKey: string;
   webhookSecret: string;
   apiUrl?: string;
+  /** The Stripe Price of the recurring plan (STRIPE_PLAN_PRICE). */
+  planPrice?: string;
 }
 
 /** Decimal string → the currency's minor unit (cents); amounts are whole cents by the schema. */
@@ -72,11 +74,23 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       } catch (err) {
         throw new ForgedNotification((err as Error).message);
       }
-      const object = event.data.object as { object?: string; id?: string; payment_intent?: string | { id: string } | null; metadata?: Record<string, string> };
+      const object = event.data.object as {
+        object?: string;
+        id?: string;
+        mode?: string;
+        payment_intent?: string | { id: string } | null;
+        subscription?: string | { id: string } | null;
+        parent?: { subscription_details?: { subscription?: string | { id: string } } } | null;
+        metadata?: Record<string, string>;
+      };
       const intentOf = (v: typeof object.payment_intent) => (typeof v === 'string' ? v : (v?.id ?? undefined));
       switch (object.object) {
         case 'checkout.session':
-          return { eventId: event.id, type: event.type, providerPaymentId: object.id, providerRef: intentOf(object.payment_intent) };
+          return { eventId: event.id, type: event.type, providerPaymentId: object.id, providerRef: intentOf(object.payment_intent), subscriptionId: intentOf(object.subscription) };
+        case 'subscription':
+          return { eventId: event.id, type: event.type, subscriptionId: object.id };
+        case 'invoice':
+          return { eventId: event.id, type: event.type, subscriptionId: intentOf(object.subscription ?? object.parent?.subscription_details?.subscription) };
         case 'payment_intent':
           // A refused first attempt comes before we know the PaymentIntent: the metadata names the payment.
           return { eventId: event.id, type: event.type, providerRef: object.id, paymentId: object.metadata?.paymentId };
@@ -96,12 +110,22 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       await stripe.refunds.create({ payment_intent: state.providerRef }, { idempotencyKey: `refund-${providerPaymentId}` });
     },
 
+    async querySubscription(checkoutId): Promise<SubscriptionState> {
+      const session = await stripe.checkout.sessions.retrieve(checkoutId, { expand: ['subscription'] });
+      const sub = typeof session.subscription === 'object' ? session.subscription : null;
+      if (!sub) return { status: session.status === 'expired' ? 'canceled' : 'incomplete' };
+      const known = ['active', 'past_due', 'unpaid', 'canceled'] as const;
+      const status = sub.status === 'trialing' ? 'active' : (known as readonly string[]).includes(sub.status) ? (sub.status as SubscriptionState['status']) : sub.status === 'incomplete_expired' ? 'canceled' : 'incomplete';
+      return { status, subscriptionId: sub.id };
+    },
+
     async createSubscription(input): Promise<Checkout> {
+      if (!config.planPrice) throw new Error('STRIPE_PLAN_PRICE is not set');
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
         client_reference_id: input.companyId,
-        metadata: { companyId: input.companyId, planId: input.planId },
-        line_items: [{ price: input.planId, quantity: 1 }],
+        metadata: { companyId: input.companyId },
+        line_items: [{ price: config.planPrice, quantity: 1 }],
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
       });

@@ -32,6 +32,14 @@ export interface Notification {
   providerRef?: string;
   /** Our own payment id, when the provider echoes the metadata we gave it. */
   paymentId?: string;
+  /** The recurring subscription it concerns (subscription and invoice events). */
+  subscriptionId?: string;
+}
+
+/** What a provider says a subscription is now (the spec's pagConsultaAdesao). */
+export interface SubscriptionState {
+  status: 'incomplete' | 'active' | 'past_due' | 'unpaid' | 'canceled';
+  subscriptionId?: string;
 }
 
 export class ForgedNotification extends Error {}
@@ -44,5 +52,7 @@ export interface PaymentProvider {
   queryPayment(providerPaymentId: string): Promise<PaymentState>;
   /** Refunds what is left of a paid payment; the refund itself arrives through queryPayment. */
   refund(providerPaymentId: string): Promise<void>;
-  createSubscription(input: { companyId: string; planId: string; successUrl: string; cancelUrl: string }): Promise<Checkout>;
+  createSubscription(input: { companyId: string; successUrl: string; cancelUrl: string }): Promise<Checkout>;
+  /** By the checkout that created it. */
+  querySubscription(checkoutId: string): Promise<SubscriptionState>;
 }
