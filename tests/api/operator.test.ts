@@ -2,6 +2,8 @@
  * The operator console: who may use it (OPERATOR_EMAILS or an Operator row, never a company
  * admin as such), prices and credit adjustments with the audit log (who, when, before, after).
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_MESSAGES } from '../../src/shared/schemas/operator';
 import { serviceCompany, type ClientSocket } from '../helpers/service';
@@ -75,5 +77,27 @@ describe('operator console', () => {
     expect((await ops.attempt('operator.adjustCredits', { companyDomain: c.domain, amount: '1', note: ' ' })).error).toMatchObject({ code: 'BAD_REQUEST', message: `note: ${OPERATOR_MESSAGES.note}` });
     expect((await ops.attempt('operator.adjustCredits', { companyDomain: 'nosuchcompany', amount: '1', note: 'x' })).error).toMatchObject({ code: 'NOT_FOUND' });
     expect(await server.db.operatorAudit.count()).toBe(audits);
+  });
+});
+
+describe('npm run operator', () => {
+  const run = (...args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/cli/operator.ts', ...args], { env: { ...process.env, DATABASE_URL: server.databaseUrl, OPERATOR_EMAILS: '' } }).then(
+      (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout, err: e.stderr }),
+    );
+
+  it('grants, lists and revokes the role by e-mail', async () => {
+    const c = await serviceCompany(server, sockets);
+    const email = `cli-${Date.now()}@example.test`;
+    await server.db.user.update({ where: { id: c.admin.userId }, data: { email } });
+    expect(await c.admin.call('operator.me', {}, 'query')).toEqual({ operator: false });
+    expect(await run('grant', email.toUpperCase())).toMatchObject({ code: 0, out: `Granted the operator role to ${email}.\n` });
+    expect(await c.admin.call('operator.me', {}, 'query')).toEqual({ operator: true });
+    expect((await run('list')).out).toContain(email);
+    expect(await run('revoke', email)).toMatchObject({ code: 0 });
+    expect(await c.admin.call('operator.me', {}, 'query')).toEqual({ operator: false });
+    expect(await run('grant', 'nobody@example.test')).toMatchObject({ code: 1, err: 'No user with the e-mail nobody@example.test: they must sign up first.\n' });
+    expect(await run('promote')).toMatchObject({ code: 2 });
   });
 });

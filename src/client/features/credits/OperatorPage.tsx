@@ -17,7 +17,7 @@ export function OperatorPage() {
       {me.isPending ? (
         <LoadingSkeleton variant="form" />
       ) : !me.data?.operator ? (
-        <RefusalState title={<Trans>Only the operators of this installation can do this</Trans>} message={<Trans>Operators are the e-mails listed in OPERATOR_EMAILS.</Trans>} />
+        <RefusalState title={<Trans>Only the operators of this installation can do this</Trans>} message={<Trans>Operators are the e-mails listed in OPERATOR_EMAILS and the people granted with npm run operator -- grant.</Trans>} />
       ) : (
         <>
           <PricesForm />

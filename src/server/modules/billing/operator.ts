@@ -1,7 +1,7 @@
 /**
  * The operator console (the spec's root user): the people who run this installation edit the
  * prices document, adjust a company's credits by hand and refund payments. Operators are granted
- * by OPERATOR_EMAILS (or an Operator row), never by editing prices or credits in SQL; every change is
+ * by OPERATOR_EMAILS or `npm run operator -- grant <e-mail>` (an Operator row), never by SQL; every change is
  * written to OperatorAudit with who, when, before and after, in the same transaction.
  */
 import { TRPCError } from '@trpc/server';
