@@ -183,6 +183,7 @@ const appRoutes: RouteObject[] = [
     children: [
       { index: true, element: credits('TopUpPage') },
       { path: 'historico', element: credits('StatementPage') },
+      { path: 'operator', element: credits('OperatorPage'), handle: requiresAuth },
     ],
   },
   { path: 'settingsUser', element: account('UserSettingsPage'), handle: requiresAuth },

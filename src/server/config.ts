@@ -112,6 +112,20 @@ const envSchema = z
 
     /** Credits a newly registered company starts with (the template's bonusnewcompany). */
     NEW_COMPANY_BONUS: z.coerce.number().min(0).max(1_000_000_000).default(0),
+
+    /** Stripe payments (top-ups): the secret API key and the webhook endpoint's signing secret. */
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Another Stripe API origin (a local Stripe-protocol server in tests); default Stripe's own. */
+    STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+    /** The Stripe Price id of the recurring plan companies subscribe to. */
+    STRIPE_PLAN_PRICE: optionalString,
+    /** Days an unpaid plan renewal is tolerated before the company's plan is blocked. */
+    PLAN_GRACE_DAYS: z.coerce.number().min(0).max(90).default(3),
+    /** ISO currency of top-ups (credits are counted in it). */
+    PAYMENT_CURRENCY: z.string().regex(/^[a-z]{3}$/, 'a lower-case ISO 4217 code such as brl').default('brl'),
+    /** E-mails of the people who run this installation (operator console): comma-separated. */
+    OPERATOR_EMAILS: z.preprocess(emptyToUndefined, z.string().optional()),
   })
   .superRefine((env, ctx) => {
     const s3 = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const;
@@ -127,6 +141,9 @@ const envSchema = z
       if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) {
         ctx.addIssue({ code: 'custom', path: ['ALLOWED_ORIGINS'], message: `"${origin}" is not an http(s) origin such as https://app.example.com` });
       }
+    }
+    if (!!env.STRIPE_SECRET_KEY !== !!env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: 'custom', path: [env.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'], message: 'is required with the other STRIPE_* key' });
     }
     if (env.RTC_MIN_PORT > env.RTC_MAX_PORT) {
       ctx.addIssue({ code: 'custom', path: ['RTC_MIN_PORT'], message: 'must not be greater than RTC_MAX_PORT' });
@@ -155,6 +172,10 @@ export interface Config {
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
   maxUploadBytes: number;
+  /** Top-ups through an outside provider; none configured = payments are not set up. */
+  payments: { currency: string; graceDays: number; stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string; planPrice?: string } };
+  /** E-mails granted the operator role by configuration (lower case). */
+  operatorEmails: string[];
   /** Socket.IO across instances (docs/operations.md, "Several instances"). */
   realtime: {
     adapter: { kind: 'memory' } | { kind: 'redis'; url: string; key: string } | { kind: 'postgres'; key: string };
@@ -235,6 +256,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     linkShortener: { url: env.LINK_SHORTENER_URL, key: env.LINK_SHORTENER_KEY, login: env.LINK_SHORTENER_LOGIN },
     newCompanyBonus: env.NEW_COMPANY_BONUS,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
+    payments: {
+      currency: env.PAYMENT_CURRENCY,
+      graceDays: env.PLAN_GRACE_DAYS,
+      ...(env.STRIPE_SECRET_KEY &&
+        env.STRIPE_WEBHOOK_SECRET && { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL, planPrice: env.STRIPE_PLAN_PRICE } }),
+    },
+    operatorEmails: listOf(env.OPERATOR_EMAILS).map((e) => e.toLowerCase()),
     maxRequestBytes: env.MAX_REQUEST_BYTES,
     http: {
       trustProxy: env.TRUST_PROXY ? listOf(env.TRUST_PROXY).join(', ') : false,

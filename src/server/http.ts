@@ -19,6 +19,7 @@ import { localFilesHandler } from './storage';
 import { serveCompanyImage, uploadCompanyImage } from './modules/company/image';
 import { downloadCommercePdf } from './modules/commerce/http';
 import { downloadFormPdf, uploadFormFile } from './modules/forms/http';
+import { paymentWebhook } from './modules/billing/http';
 import { serveAvatar, uploadAvatar } from './modules/identity/avatar';
 import { uploadAttachment } from './uploads/attachments';
 import { uploadContactsCsv } from './modules/contacts/upload';
@@ -31,7 +32,7 @@ import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce|calendar|webhooks)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -112,6 +113,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.get('/commerce/budget/:id/pdf', downloadCommercePdf(deps, 'budget'));
   app.get('/commerce/sale/:id/pdf', downloadCommercePdf(deps, 'sale'));
   app.get('/calendar/feed/:file', serveFeed(deps));
+  app.post('/webhooks/payments/:provider', ...paymentWebhook(deps));
 
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(

@@ -1,3 +1,4 @@
+import { operatorRouter } from './modules/billing/operator-router';
 import { billingRouter } from './modules/billing/router';
 import { calendarRouter } from './modules/calendar/router';
 import { callsRouter } from './modules/calls/router';
@@ -19,6 +20,7 @@ import { repliesRouter } from './modules/replies/router';
 import { groupsRouter, queuesRouter } from './modules/queues/router';
 import { customerRouter, serviceRouter } from './modules/service/router';
 import { additionalFieldsRouter, settingsRouter } from './modules/settings/router';
+import { reportsRouter } from './modules/reports/router';
 import { systemRouter } from './modules/system/router';
 import { router } from './trpc';
 
@@ -43,6 +45,8 @@ export const appRouter = router({
   calls: callsRouter,
   calendar: calendarRouter,
   billing: billingRouter,
+  operator: operatorRouter,
+  reports: reportsRouter,
   feeds: feedsRouter,
   notes: notesRouter,
   contacts: contactsRouter,

@@ -62,7 +62,7 @@ describe('governed procedures', () => {
     expect(wrong).toEqual([]);
     // Every permission the profile editor offers and that has a procedure is governed somewhere.
     const permissions = new Set([...governed.values()].map((g) => g.permission).filter(Boolean));
-    expect([...permissions].sort()).toEqual(['addContacts', 'createService', 'editContacts', 'voiceCall']);
+    expect([...permissions].sort()).toEqual(['addContacts', 'createService', 'editContacts', 'viewReports', 'voiceCall']);
     expect(PLAN_FEATURES).toContain('calls');
   });
 

@@ -6,6 +6,7 @@ import { PLAN_FEATURE_MESSAGES as PLAN } from '../../shared/domain/company';
 import { SUBTITLE_MESSAGES as SUB } from '../../shared/domain/subtitles';
 import { FORM_SERVER_TEXTS } from '../features/forms/texts';
 import { REPLY_SERVER_TEXTS } from '../features/replies/texts';
+import { BILLING_SERVER_TEXTS } from '../features/credits/texts';
 import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
@@ -112,6 +113,7 @@ const KNOWN: Record<string, MessageDescriptor> = {
   ...SERVICE_TEXTS,
   ...FORM_SERVER_TEXTS,
   ...REPLY_SERVER_TEXTS,
+  ...BILLING_SERVER_TEXTS,
   [M.invalidEmail]: msg`Invalid email`,
   [M.passwordTooShort]: msg`Password too short, minimum 6 characters!`,
   [M.passwordsDiffer]: msg`Passwords do not match`,

@@ -1,6 +1,7 @@
 import cron from 'node-cron';
 import type { AppDeps } from '../deps';
 import { startReminders } from '../modules/calendar/reminders';
+import { refreshSubscriptions } from '../modules/billing/subscriptions';
 import { resumeImports } from '../modules/contacts/imports';
 import { purgeStrayFeedFiles } from '../modules/feeds/service';
 import { purgeUnreachableForms } from '../modules/forms/cleanup';
@@ -50,6 +51,8 @@ export const JOBS: { name: string; schedule: string; run(deps: JobDeps): Promise
   { name: 'remove feed files of posts never sent', schedule: '37 * * * *', run: purgeStrayFeedFiles },
   // Claims with FOR UPDATE SKIP LOCKED: each cut-short import is resumed by one instance.
   { name: 'resume contact imports cut short', schedule: '* * * * *', run: resumeImports },
+  // pagConsultaPagtos: unpaid plan subscriptions asked again; past the grace period the plan is blocked.
+  { name: 'query unpaid plan subscriptions and block overdue plans', schedule: '*/15 * * * *', run: refreshSubscriptions },
 ];
 
 export function startJobs(deps: JobDeps): { stop(): Promise<void> } {

@@ -30,6 +30,7 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'calls.start': { permission: 'voiceCall', plan: 'calls' },
   'calls.startLive': { permission: 'voiceCall', plan: 'calls' },
   'calls.createLive': { permission: 'voiceCall', plan: 'calls' },
+  'reports.*': { permission: 'viewReports' },
   // Plan flags (spec 3, Company plan).
   'forms.*': { plan: 'forms' },
   'commerce.*': { plan: 'invent' },

@@ -1,18 +1,21 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link } from 'react-router-dom';
 import type { BillingTag } from '../../../shared/domain/billing';
 import { useSelectedCompany, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
-import { PageTitle } from '../../ui/PageTitle';
-import { Spinner } from '../../ui/Spinner';
+import { Badge, Button, ButtonLink, Card, EmptyState, FormError, LoadingSkeleton, PageHeader, RefusalState } from '../../ui';
+import { PlanCard } from './PlanCard';
+import { PaymentsTable, ReturnNotice, TopUpCard, useMoney } from './TopUp';
 
-const TAGS: Record<BillingTag, MessageDescriptor> = {
+export { OperatorPage } from './OperatorPage';
+
+const TAGS: Record<BillingTag | 'translate', MessageDescriptor> = {
   voice: msg`Voice call`,
   video: msg`Video call`,
   share: msg`Screen share`,
   recording: msg`Call recording`,
+  translate: msg`Translation`,
 };
 
 /** The company's credits and what calls cost per minute. */
@@ -20,22 +23,22 @@ function Balance({ domain }: { domain: string }) {
   const { t, i18n } = useLingui();
   const serverMessage = useServerMessage();
   const balance = trpc.billing.balance.useQuery({ domain });
-  if (balance.isPending) return <Spinner />;
-  if (balance.error) return <p className="form-error" role="alert">{serverMessage(balance.error)}</p>;
+  const money = useMoney();
+  if (balance.isPending) return <LoadingSkeleton variant="text" />;
+  if (balance.error) return <FormError message={serverMessage(balance.error)} />;
   const { credits, prices, billingExempt } = balance.data;
-  const money = (value: string) => i18n.number(Number(value), { minimumFractionDigits: 2, maximumFractionDigits: 4 });
   return (
-    <section className="credits-balance" aria-label={t`Balance`}>
+    <Card className="credits-balance" title={t`Balance`}>
       <p className="credits-amount">
         <span className="muted">
           <Trans>Credits</Trans>
         </span>{' '}
-        <strong>{money(credits)}</strong>
+        <strong data-testid="credits">{money(credits)}</strong>
       </p>
       {billingExempt && (
-        <p className="badge badge-ok">
+        <Badge tone="ok">
           <Trans>This company is exempt from charges.</Trans>
-        </p>
+        </Badge>
       )}
       <table className="credits-prices">
         <caption>
@@ -53,25 +56,55 @@ function Balance({ domain }: { domain: string }) {
       <p className="muted">
         <Trans>Calls are charged every 30 seconds per person, at the price of what each one sends; a recording is charged on top. When the credits run out, calls end.</Trans>
       </p>
-    </section>
+    </Card>
   );
 }
 
-/** /i/recarga: the balance, and where credits go. */
+/** /i/recarga: the balance; for admins, buying credits and the payments made. */
 export function TopUpPage() {
   const { t } = useLingui();
   const { company, isPending } = useSelectedCompany();
+  const operator = trpc.operator.me.useQuery(undefined, { retry: false });
   return (
-    <section className="page">
-      <PageTitle title={t`Credits`} />
-      {isPending ? <Spinner /> : company ? <Balance domain={company.domain} /> : <Trans>Choose a company first.</Trans>}
-      <p className="muted">
-        <Trans>Credits are added to the company by the operator of this installation.</Trans>
-      </p>
-      {company?.isAdmin && (
-        <Link className="section-link" to="/i/recarga/historico">
-          <Trans>Statement</Trans>
-        </Link>
+    <section className="page credits-page">
+      <PageHeader
+        title={t`Credits`}
+        description={t`What the company has to spend on calls, recordings and translation.`}
+        actions={
+          <>
+            {company?.isAdmin && (
+              <ButtonLink variant="secondary" to="/i/recarga/historico">
+                <Trans>Statement</Trans>
+              </ButtonLink>
+            )}
+            {operator.data?.operator && (
+              <ButtonLink variant="quiet" to="/i/recarga/operator">
+                <Trans>Operator console</Trans>
+              </ButtonLink>
+            )}
+          </>
+        }
+      />
+      {isPending ? (
+        <LoadingSkeleton variant="text" />
+      ) : !company ? (
+        <EmptyState title={<Trans>Choose a company first.</Trans>} action={<ButtonLink to="/i/selectCompany">{t`Choose a company`}</ButtonLink>} />
+      ) : (
+        <>
+          {company.isAdmin && <ReturnNotice domain={company.domain} />}
+          <Balance domain={company.domain} />
+          {company.isAdmin ? (
+            <>
+              <TopUpCard domain={company.domain} />
+              <PlanCard domain={company.domain} />
+              <PaymentsTable domain={company.domain} />
+            </>
+          ) : (
+            <p className="muted">
+              <Trans>The company's administrators buy credits.</Trans>
+            </p>
+          )}
+        </>
       )}
     </section>
   );
@@ -84,62 +117,70 @@ export function StatementPage() {
   const { company, isPending } = useSelectedCompany();
   const domain = company?.domain ?? '';
   const statement = trpc.billing.statement.useInfiniteQuery({ domain, limit: 50 }, { enabled: !!domain, getNextPageParam: (page) => page.nextCursor ?? undefined });
-  if (isPending || (domain && statement.isPending)) return <Spinner />;
+  const money = useMoney();
+  const header = <PageHeader title={t`Statement`} back={{ to: '/i/recarga', label: t`Credits` }} />;
+  if (isPending || (domain && statement.isPending)) {
+    return (
+      <section className="page">
+        {header}
+        <LoadingSkeleton variant="table" />
+      </section>
+    );
+  }
   const entries = statement.data?.pages.flatMap((p) => p.entries) ?? [];
-  const money = (value: string) => i18n.number(Number(value), { minimumFractionDigits: 2, maximumFractionDigits: 4 });
   return (
-    <section className="page">
-      <PageTitle title={t`Statement`} />
+    <section className="page credits-page">
+      {header}
       {company && <Balance domain={company.domain} />}
       {statement.error ? (
-        <p className="form-error" role="alert">
-          {serverMessage(statement.error)}
-        </p>
+        <RefusalState title={<Trans>The statement cannot be shown</Trans>} message={serverMessage(statement.error)} />
       ) : entries.length === 0 ? (
-        <p className="muted empty-state">
-          <Trans>Nothing was charged yet.</Trans>
-        </p>
+        <EmptyState title={<Trans>Nothing was charged or credited yet.</Trans>} action={<ButtonLink to="/i/recarga">{t`Buy credits`}</ButtonLink>} />
       ) : (
-        <table className="credits-statement">
-          <thead>
-            <tr>
-              <th scope="col">{t`Date`}</th>
-              <th scope="col">{t`Description`}</th>
-              <th scope="col">{t`Amount`}</th>
-              <th scope="col">{t`Balance`}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.id}>
-                <td>{i18n.date(new Date(e.createdAt), { dateStyle: 'short', timeStyle: 'medium' })}</td>
-                <td>
-                  <EntryDescription tag={e.tag} name={e.name} seconds={e.seconds} />
-                </td>
-                <td className={Number(e.amount) < 0 ? 'credits-debit' : 'credits-credit'}>{money(e.amount)}</td>
-                <td>{money(e.balanceAfter)}</td>
+        <div className="credits-scroll">
+          <table className="credits-statement">
+            <thead>
+              <tr>
+                <th scope="col">{t`Date`}</th>
+                <th scope="col">{t`Description`}</th>
+                <th scope="col">{t`Amount`}</th>
+                <th scope="col">{t`Balance`}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td>{i18n.date(new Date(e.createdAt), { dateStyle: 'short', timeStyle: 'medium' })}</td>
+                  <td>
+                    <EntryDescription action={e.action} tag={e.tag} name={e.name} seconds={e.seconds} />
+                  </td>
+                  <td className={Number(e.amount) < 0 ? 'credits-debit' : 'credits-credit'}>{money(e.amount)}</td>
+                  <td>{money(e.balanceAfter)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {statement.hasNextPage && (
-        <button type="button" className="button button-secondary" disabled={statement.isFetchingNextPage} onClick={() => void statement.fetchNextPage()}>
+        <Button variant="secondary" isPending={statement.isFetchingNextPage} onPress={() => void statement.fetchNextPage()}>
           <Trans>Load more</Trans>
-        </button>
+        </Button>
       )}
     </section>
   );
 }
 
-function EntryDescription({ tag, name, seconds }: { tag: BillingTag | null; name: string; seconds: number | null }) {
+function EntryDescription({ action, tag, name, seconds }: { action: string; tag: BillingTag | 'translate' | null; name: string; seconds: number | null }) {
   const { i18n } = useLingui();
+  if (action === 'credit') return <Trans>Credits bought</Trans>;
+  if (action === 'refund') return <Trans>Payment refunded</Trans>;
+  if (action === 'adjustment') return <Trans>Adjustment by the operator: {name}</Trans>;
   const what = tag ? i18n._(TAGS[tag]) : '';
-  const who = name;
   const secs = seconds ?? 0;
   return (
     <Trans>
-      {what} · {who} · {secs} s
+      {what} · {name} · {secs} s
     </Trans>
   );
 }

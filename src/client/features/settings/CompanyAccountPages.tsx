@@ -9,6 +9,7 @@ import { ImageUpload } from '../../ui/ImageUpload';
 import { Spinner } from '../../ui/Spinner';
 import { useFormErrors } from '../login/formErrors';
 import { AccountSummary } from './AccountSummary';
+import { StorageUsage } from '../reports/StorageUsage';
 import { AdditionalFields } from './AdditionalFields';
 import { AdminScreen } from './AdminScreen';
 import { EditForm, useDraft } from './EditForm';
@@ -27,6 +28,7 @@ export function CompanyAccountPage() {
               <Trans>Plan and usage</Trans>
             </h2>
             <AccountSummary domain={company.domain} />
+            <StorageUsage domain={company.domain} />
           </section>
           <nav className="settings-links" aria-label={t`Company settings`}>
             <Link className="button button-secondary" to="edit_page">

@@ -9,6 +9,7 @@ import type { Prisma } from '../../../generated/prisma/client';
 import { BILLING_TICK_MS } from '../../../shared/constants';
 import { chargeFor, fromUnits, isZero, participantTag, toUnits, type BillingTag, type PricesPerMinute } from '../../../shared/domain/billing';
 import type { Db } from '../../db/client';
+import { MONEY_TX } from './ledger';
 
 export interface Prices extends PricesPerMinute {
   translatePerChar: string;
@@ -150,7 +151,7 @@ export async function chargeParticipant(db: Db, participantId: string, now: Date
     const secondsField = tag === 'share' ? 'shareSeconds' : tag === 'video' ? 'videoSeconds' : 'voiceSeconds';
     await tx.call.update({ where: { id: p.callId }, data: { [secondsField]: { increment: seconds }, totalCharged: { increment: amount } } });
     return { status: 'charged', tickIndex, seconds, amount, tag } as const;
-  });
+  }, MONEY_TX);
 }
 
 /** Charges a call's recording for the time since its last charge, at the recording price. */
@@ -185,7 +186,7 @@ export async function chargeRecording(db: Db, callId: string, now: Date): Promis
       data: { recordingBilledTicks: tickIndex, recordingBilledUntil: until, recordingSeconds: { increment: seconds }, totalCharged: { increment: amount } },
     });
     return { status: 'charged', tickIndex, seconds, amount, tag: 'recording' } as const;
-  });
+  }, MONEY_TX);
 }
 
 /** The company statement, newest first, a page at a time (cursor: the last entry's id). */
@@ -205,7 +206,7 @@ export async function listStatement(db: Db, companyId: string, page: { cursor?: 
     amount: e.amount.toString(),
     balanceAfter: e.balanceAfter.toString(),
     callId: e.callId,
-    tag: (e.chargeRecord?.tag ?? null) as BillingTag | null,
+    tag: (e.chargeRecord?.tag ?? null) as BillingTag | 'translate' | null,
     seconds: e.chargeRecord?.seconds ?? null,
     createdAt: e.createdAt,
   }));
@@ -254,5 +255,5 @@ export async function chargeTranslation(
     });
     await tx.call.update({ where: { id: input.callId }, data: { totalCharged: { increment: input.amount } } });
     return { status: 'charged', amount: input.amount } as const;
-  });
+  }, MONEY_TX);
 }

@@ -1,0 +1,58 @@
+/**
+ * The one interface every payment provider sits behind. The billing service never trusts a
+ * notification's body for money: a verified notification only names which payment to look at,
+ * and the payment's state is what `queryPayment` answers (so replays and out-of-order deliveries
+ * converge on the same truth).
+ */
+
+/** What a provider says a payment is now. Amounts are decimal strings in the payment's currency. */
+export interface PaymentState {
+  status: 'pending' | 'paid' | 'failed' | 'expired';
+  /** What was paid (0 until paid). */
+  amountPaid: string;
+  /** Each refund the provider made, by its own id: one statement entry each, ever. */
+  refunds: { id: string; amount: string }[];
+  /** A second id its notifications may carry (Stripe: the PaymentIntent). */
+  providerRef?: string;
+  /** Why it failed, in the provider's words (a card refused, ...). */
+  failureReason?: string;
+}
+
+export interface Checkout {
+  providerPaymentId: string;
+  /** Where the browser goes to pay. */
+  url: string;
+}
+
+/** A verified notification: which payment it concerns (by one of its ids), nothing more is believed. */
+export interface Notification {
+  eventId: string;
+  type: string;
+  providerPaymentId?: string;
+  providerRef?: string;
+  /** Our own payment id, when the provider echoes the metadata we gave it. */
+  paymentId?: string;
+  /** The recurring subscription it concerns (subscription and invoice events). */
+  subscriptionId?: string;
+}
+
+/** What a provider says a subscription is now (the spec's pagConsultaAdesao). */
+export interface SubscriptionState {
+  status: 'incomplete' | 'active' | 'past_due' | 'unpaid' | 'canceled';
+  subscriptionId?: string;
+}
+
+export class ForgedNotification extends Error {}
+
+export interface PaymentProvider {
+  readonly name: 'stripe' | 'pagseguro';
+  createTopUpCheckout(input: { paymentId: string; companyId: string; amount: string; currency: string; description: string; successUrl: string; cancelUrl: string }): Promise<Checkout>;
+  /** Checks the signature over the raw body; throws ForgedNotification when it does not hold. */
+  parseNotification(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Notification;
+  queryPayment(providerPaymentId: string): Promise<PaymentState>;
+  /** Refunds what is left of a paid payment; the refund itself arrives through queryPayment. */
+  refund(providerPaymentId: string): Promise<void>;
+  createSubscription(input: { companyId: string; successUrl: string; cancelUrl: string }): Promise<Checkout>;
+  /** By the checkout that created it. */
+  querySubscription(checkoutId: string): Promise<SubscriptionState>;
+}

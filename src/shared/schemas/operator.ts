@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { domainSchema } from './company';
+
+export const OPERATOR_MESSAGES = {
+  notOperator: 'Only the operators of this installation can do this',
+  price: 'A price is a number with at most 4 decimals (6 for translation)',
+  amount: 'An adjustment is a non-zero amount with at most 2 decimals',
+  note: 'Say why (up to 200 characters)',
+} as const;
+
+const price = (decimals: number) => z.string().trim().regex(new RegExp(`^\\d{1,9}(\\.\\d{1,${decimals}})?$`), OPERATOR_MESSAGES.price);
+
+export const pricesInput = z.object({
+  voice: price(4),
+  video: price(4),
+  share: price(4),
+  recording: price(4),
+  translatePerChar: price(6),
+});
+export type PricesInput = z.infer<typeof pricesInput>;
+
+export const adjustCreditsInput = z.object({
+  companyDomain: domainSchema,
+  amount: z
+    .string()
+    .trim()
+    .regex(/^-?\d{1,7}(\.\d{1,2})?$/, OPERATOR_MESSAGES.amount)
+    .refine((v) => Number(v) !== 0, OPERATOR_MESSAGES.amount),
+  note: z.string().trim().min(1, OPERATOR_MESSAGES.note).max(200, OPERATOR_MESSAGES.note),
+});
+
+export const refundInput = z.object({ paymentId: z.uuid() });
+export const auditInput = z.object({ limit: z.number().int().min(1).max(200).default(50) });

@@ -1,0 +1,123 @@
+/**
+ * Buying credits in the browser: an admin picks an amount on /i/recarga, pays on the local
+ * Stripe-protocol server's checkout page, comes back, and sees the credit in the balance and the
+ * statement. A refused card shows as refused. Without a provider, the page says how to set one up.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser';
+import { createUser, signIn } from '../helpers/fixtures';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { startStripeServer, type StripeServer } from '../helpers/stripe-server';
+import { callProcedure } from '../helpers/trpc';
+
+let server: TestServer;
+let browser: Browser;
+let stripe: StripeServer;
+let n = 0;
+const uniq = () => `${Date.now().toString(36).slice(-6)}${++n}`;
+
+beforeAll(async () => {
+  stripe = await startStripeServer();
+  [server, browser] = await Promise.all([startTestServer({ env: stripe.env }), launchBrowser()]);
+  stripe.setWebhookUrl(`${server.url}/webhooks/payments/stripe`);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await stripe?.close();
+});
+
+async function adminPage(target: TestServer): Promise<{ page: Page; companyId: string; close: () => Promise<void> }> {
+  const admin = await createUser(target.db, { name: 'Ana Admin' });
+  const cookie = await signIn(target.db, admin.id);
+  const domain = `cr${uniq()}`;
+  const res = await callProcedure(target.url, 'company.register', { domain, name: `Company ${domain}`, language: 'pt' }, { cookie, type: 'mutation' });
+  expect(res.error).toBeUndefined();
+  const company = await target.db.company.findUniqueOrThrow({ where: { domain } });
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const [name, value] = cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: target.url }]);
+  return { page: await context.newPage(), companyId: company.id, close: () => context.close() };
+}
+
+describe('/i/recarga', () => {
+  it('tops up through the checkout page and shows the credit in the balance and the statement', async () => {
+    const { page, companyId, close } = await adminPage(server);
+    await page.goto(`${server.url}/i/recarga`);
+    await page.getByRole('heading', { name: 'Buy credits' }).waitFor();
+    await page.getByRole('radio', { name: 'Other amount' }).check();
+    await page.getByRole('textbox', { name: 'Amount to pay' }).fill('37.50');
+    await page.getByRole('button', { name: 'Pay' }).click();
+
+    await page.waitForURL(`${stripe.url}/pay/**`);
+    await page.getByText('Pay 37.50 BRL').waitFor();
+    await page.getByRole('button', { name: 'Pay' }).click();
+
+    await page.waitForURL(`${server.url}/i/recarga?payment=**`);
+    await page.getByText(/Payment received: R\$\s?37\.50 added to the credits\./).waitFor();
+    await expect.poll(() => page.getByTestId('credits').first().textContent()).toBe('37.50');
+    await page.getByRole('row').filter({ hasText: 'Paid' }).waitFor();
+    expect((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).credits.toString()).toBe('37.5');
+
+    await page.getByRole('link', { name: 'Statement' }).click();
+    await page.waitForURL(`${server.url}/i/recarga/historico`);
+    const row = page.getByRole('row').filter({ hasText: 'Credits bought' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('37.50');
+    await close();
+  });
+
+  it('a refused card shows as refused and adds nothing', async () => {
+    const { page, companyId, close } = await adminPage(server);
+    await page.goto(`${server.url}/i/recarga`);
+    await page.getByRole('radio', { name: 'R$20.00' }).check();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${stripe.url}/pay/**`);
+    await page.getByRole('button', { name: 'Use a card that is refused' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your card was declined.' }).waitFor();
+    await page.getByRole('link', { name: 'Back' }).click();
+    await page.waitForURL(`${server.url}/i/recarga?payment=**`);
+    await page.getByText('The payment was refused (Your card was declined.). Nothing was charged.').waitFor();
+    await page.getByRole('row').filter({ hasText: 'Refused' }).waitFor();
+    expect((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).credits.toString()).toBe('0');
+    await close();
+  });
+
+  it('an operator edits prices and adjusts credits in the console; the audit log shows both', async () => {
+    const { page, companyId, close } = await adminPage(server);
+    const company = await server.db.company.findUniqueOrThrow({ where: { id: companyId } });
+    const admin = await server.db.member.findFirstOrThrow({ where: { companyId, isAdmin: true } });
+    await page.goto(`${server.url}/i/recarga/operator`);
+    await page.getByText('Only the operators of this installation can do this').waitFor();
+    await server.db.operator.create({ data: { userId: admin.userId } });
+    await page.goto(`${server.url}/i/recarga`);
+    await page.getByRole('link', { name: 'Operator console' }).click();
+    await page.getByRole('textbox', { name: 'Video, per minute' }).fill('0.25');
+    await page.getByRole('button', { name: 'Save prices' }).click();
+    await page.getByText('Prices saved.').waitFor();
+    await page.getByRole('textbox', { name: 'Company domain' }).fill(company.domain);
+    await page.getByRole('textbox', { name: 'Amount' }).fill('12.34');
+    await page.getByRole('textbox', { name: 'Reason' }).fill('Courtesy');
+    await page.getByRole('button', { name: 'Adjust', exact: true }).click();
+    await page.getByText(`Credits of ${company.domain} are now 12.34.`).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Courtesy' }).filter({ hasText: 'credits 12.34' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'video 0.25' }).waitFor();
+    expect((await server.db.prices.findUniqueOrThrow({ where: { id: 1 } })).videoPerMinute.toString()).toBe('0.25');
+    await close();
+  });
+
+  it('without a provider, says payments are not set up and how', async () => {
+    const bare = await startTestServer();
+    try {
+      const { page, close } = await adminPage(bare);
+      await page.goto(`${bare.url}/i/recarga`);
+      await page.getByText('Payments are not set up', { exact: true }).waitFor();
+      await page.getByText(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/).waitFor();
+      expect(await page.getByRole('button', { name: 'Pay' }).count()).toBe(0);
+      await close();
+    } finally {
+      await bare.close();
+    }
+  });
+});
