@@ -17,6 +17,7 @@ import { groupsRouter, queuesRouter } from './modules/queues/router';
 import { customerRouter, serviceRouter } from './modules/service/router';
 import { additionalFieldsRouter, settingsRouter } from './modules/settings/router';
 import { systemRouter } from './modules/system/router';
+import { telemedicineRouter } from './modules/telemedicine/router';
 import { router } from './trpc';
 
 /** The app router: one line per module. */
@@ -46,6 +47,7 @@ export const appRouter = router({
 
   forms: formsRouter,
   formsCustomer: formsCustomerRouter,
+  telemedicine: telemedicineRouter,
 });
 
 export type AppRouter = typeof appRouter;
