@@ -2,5 +2,5 @@ import { msg } from '@lingui/core/macro';
 import { placeholderPage } from '../../ui/Placeholder';
 
 export const DashboardPage = placeholderPage(msg`Dashboard`);
-export const DoctorDashboardPage = placeholderPage(msg`Doctor dashboard`);
+export { DoctorDashboardPage } from '../telemedicine/DoctorDashboardPage';
 export { SlaBoardPage } from '../service/SlaBoardPage';

@@ -76,8 +76,8 @@ export { ClientCompaniesPage, ClientCompanyAddPage, ClientCompanyEditPage, Clien
 export { CompanyAccountPage, CompanyPageEditPage, GreetingsPage } from './CompanyAccountPages';
 export { ContactUsSettingsPage } from './ContactUsSettings';
 
-export const DoctorsPage = placeholderPage(msg`Doctors`);
-export const DoctorPage = placeholderPage(msg`Doctor`);
+export { DoctorsPage } from '../telemedicine/DoctorsPage';
+export { DoctorPage } from '../telemedicine/DoctorPage';
 export { QueueSettingsPage, QueuesPage } from './QueuesPages';
 export { GroupPage, GroupsPage } from './GroupsPages';
 export { FormsSettingsPage } from '../forms/SettingsPage';
