@@ -110,6 +110,10 @@ describe.skipIf(!bin)(`the consultation call${bin ? '' : ' [skipped: no mediasou
     const call = await a.db.call.findUniqueOrThrow({ where: { id: taken.callId } });
     expect(call).toMatchObject({ telemedicine: true, type: 2, conversationId: req.conversationId, ownerId: doctor.userId });
     await until(() => signals.some((s) => s.cmd === 'create' && s.callId === taken.callId));
+    // No recording before the patient consents; after it, the call's ordinary rules decide.
+    expect((await doctor.attempt('calls.startRecording', { callId: taken.callId })).error).toMatchObject({ code: 'FORBIDDEN', message: 'The patient has not consented to recording' });
+    await patient.call('telemedicine.consent', { consultationId: req.consultationId, consent: true });
+    expect((await doctor.attempt('calls.startRecording', { callId: taken.callId })).error?.message).not.toBe('The patient has not consented to recording');
     await doctor.call('telemedicine.end', { consultationId: req.consultationId });
     expect((await a.db.call.findUniqueOrThrow({ where: { id: taken.callId } })).concluded).toBe(true);
     await until(() => changed.some((x) => x.consultationId === req.consultationId));

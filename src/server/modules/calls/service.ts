@@ -716,6 +716,13 @@ async function closeIfDone(deps: CallsDeps, callId: string): Promise<void> {
 export const endHooks: { finishRecording?: (deps: CallsDeps, callId: string) => Promise<void> } = {};
 
 /**
+ * Hook for the telemedicine module: why a consultation call may not be recorded now (the patient's
+ * consent is missing), or null. A telemedicine call with no hook set is never recorded.
+ */
+export const recordingHooks: { consentRefusal?: (db: Db, callId: string) => Promise<string | null> } = {};
+export const NO_RECORDING_CONSENT = 'The patient has not consented to recording';
+
+/**
  * Ends a call for everyone, once: concluded with dataFim, every connected participant charged up
  * to now, the recording finished and posted, the flags cleared, everyone told, the room closed.
  */

@@ -14,11 +14,17 @@ import { CONSULTATION_STATUS as S, servedCompanyIds, type EnrolmentStatus } from
 import { SERVICE_MESSAGES } from '../../../shared/schemas/service';
 import { TELEMEDICINE_MESSAGES as M, type configureInput, type requestConsultationInput } from '../../../shared/schemas/telemedicine';
 import { Prisma } from '../../db/client';
-import { endCall, startCall, type CallsDeps } from '../calls/service';
+import { endCall, NO_RECORDING_CONSENT, recordingHooks, startCall, type CallsDeps } from '../calls/service';
 import { updateAccount } from '../identity/service';
 import { appendInfo, assertTakingRequests, emitAll, findCompany, withNewProtocol } from '../service/shared';
 import { placeInQueue, pushPresence, pushQueue, teleCompanies } from './events';
 import { fail, type TeleDeps, type TeleMemberContext } from './shared';
+
+// A consultation call records only after its patient said yes in the call UI (telemedicine.consent).
+recordingHooks.consentRefusal = async (db, callId) => {
+  const c = await db.consultation.findFirst({ where: { callId }, select: { recordingConsent: true } });
+  return c?.recordingConsent === true ? null : NO_RECORDING_CONSENT;
+};
 
 const callsDeps = (deps: TeleDeps): CallsDeps => ({ db: deps.db, clock: deps.clock, logger: deps.logger, storage: deps.storage, config: deps.config, realtime: deps.realtime, hub: deps.calls });
 
