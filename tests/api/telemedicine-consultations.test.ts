@@ -171,3 +171,14 @@ describe('health data', () => {
     await until(async () => (await doctor.call('telemedicine.recordings', { consultationId: req.consultationId }, 'query')).consent === true);
   });
 });
+
+describe('the public page', () => {
+  it('tells anyone whether a company offers consultations, and nothing else', async () => {
+    const c = await telemedicineCompany(server, sockets);
+    const res = await fetch(`${server.url}/trpc/telemedicine.offered?input=${encodeURIComponent(JSON.stringify({ json: { domain: c.domain } }))}`);
+    expect(((await res.json()) as { result: { data: { json: unknown } } }).result.data.json).toEqual({ offered: true });
+    await c.admin.call('telemedicine.configure', { domain: c.domain, enabled: false, acceptsGlobalDoctors: false });
+    expect(await (await customer(server, sockets, 'X')).call('telemedicine.offered', { domain: c.domain }, 'query')).toEqual({ offered: false });
+    expect(await (await customer(server, sockets, 'Y')).call('telemedicine.offered', { domain: 'nosuchcompany' }, 'query')).toEqual({ offered: false });
+  });
+});

@@ -120,3 +120,24 @@ describe.skipIf(!bin)(`the consultation call${bin ? '' : ' [skipped: no mediasou
     expect(await patient.call('telemedicine.consultation', { consultationId: req.consultationId }, 'query')).toMatchObject({ status: 'ENDED', callId: null });
   });
 });
+
+describe.skipIf(!bin)(`calling the patient again${bin ? '' : ' [skipped: no mediasoup worker binary]'}`, () => {
+  it('opens a new call when the first one is over, and only for the consultation doctor', async () => {
+    const c = await telemedicineCompany(a, sockets);
+    await a.db.company.update({ where: { id: c.company.id }, data: { billingExempt: true } });
+    const { doctor } = await approvedDoctor(a, sockets, c);
+    const patient = await customer(a, sockets, 'Ana');
+    const req = await patient.call('telemedicine.request', { domain: c.domain });
+    const first = (await doctor.call('telemedicine.takeNext')).callId as string;
+    // While it runs, calling again answers the same call.
+    expect((await doctor.call('telemedicine.callAgain', { consultationId: req.consultationId })).callId).toBe(first);
+    await doctor.call('calls.end', { callId: first });
+    expect((await doctor.call('telemedicine.dashboard', {}, 'query')).current.callId).toBeNull();
+    const again = await doctor.call('telemedicine.callAgain', { consultationId: req.consultationId });
+    expect(again.callId).toBeTruthy();
+    expect(again.callId).not.toBe(first);
+    expect(await a.db.call.findUniqueOrThrow({ where: { id: again.callId } })).toMatchObject({ telemedicine: true, concluded: false });
+    expect((await patient.attempt('telemedicine.callAgain', { consultationId: req.consultationId })).error?.code).toBe('FORBIDDEN');
+    await doctor.call('telemedicine.end', { consultationId: req.consultationId });
+  });
+});

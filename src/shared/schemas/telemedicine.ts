@@ -41,5 +41,6 @@ export const consultationInput = z.object({ consultationId: z.uuid() });
 export const requestConsultationInput = z.object({ domain: domainSchema, name: z.string().trim().min(1).max(100).optional() });
 export const noteInput = z.object({ consultationId: z.uuid(), text: z.string().trim().min(1).max(5000) });
 export const consentInput = z.object({ consultationId: z.uuid(), consent: z.boolean() });
+export const offeredInput = z.object({ domain: domainSchema });
 export const onlineInput = z.object({ online: z.boolean() });
 export const uploadDocumentQuery = z.object({ name: z.string().trim().min(1).max(200) });

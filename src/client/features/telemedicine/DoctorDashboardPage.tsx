@@ -124,6 +124,7 @@ function CurrentConsultation({ c }: { c: Row }) {
   const text = useTeleText();
   const utils = trpc.useUtils();
   const [confirm, setConfirm] = useState(false);
+  const callAgain = trpc.telemedicine.callAgain.useMutation({ onSuccess: () => utils.telemedicine.dashboard.invalidate() });
   const end = trpc.telemedicine.end.useMutation({
     onSuccess: async () => {
       setConfirm(false);
@@ -134,10 +135,14 @@ function CurrentConsultation({ c }: { c: Row }) {
     <Card title={t`Consultation in progress`}>
       <Facts items={[[t`Patient`, c.patientName], [t`Company`, c.companyName]]} />
       <div className="form-actions">
-        {c.callId && (
+        {c.callId ? (
           <ButtonLink icon={Video} to={`/${c.domain}/call/${c.callId}`}>
             <Trans>Join the video call</Trans>
           </ButtonLink>
+        ) : (
+          <Button icon={Video} isPending={callAgain.isPending} onPress={() => callAgain.mutate({ consultationId: c.id })}>
+            {t`Call the patient again`}
+          </Button>
         )}
         <ButtonLink variant="secondary" to={`/${c.domain}/chat/${c.conversationId}`}>
           <Trans>Open the conversation</Trans>
@@ -146,6 +151,7 @@ function CurrentConsultation({ c }: { c: Row }) {
           {t`End consultation`}
         </Button>
       </div>
+      <FormError message={callAgain.error ? text(callAgain.error.message) : callAgain.data?.callError ? t`The video call could not start; use the conversation` : null} />
       <ClinicalNotes consultationId={c.id} canWrite />
       {confirm && (
         <ConfirmDialog

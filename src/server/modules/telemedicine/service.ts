@@ -30,7 +30,7 @@ const callsDeps = (deps: TeleDeps): CallsDeps => ({ db: deps.db, clock: deps.clo
 
 // ---- the company's mode -----------------------------------------------------------------------
 
-export async function companySettings(ctx: Pick<TeleMemberContext, 'db' | 'company'>) {
+export async function companySettings(ctx: { db: TeleDeps['db']; company: { id: string } }) {
   const row = await ctx.db.telemedicineCompany.findUnique({ where: { companyId: ctx.company.id } });
   return { enabled: row?.enabled ?? false, acceptsGlobalDoctors: row?.acceptsGlobalDoctors ?? false };
 }
@@ -41,6 +41,13 @@ export async function configure(ctx: TeleMemberContext, input: z.output<typeof c
   await ctx.db.telemedicineCompany.upsert({ where: { companyId: ctx.company.id }, create: { companyId: ctx.company.id, ...data }, update: data });
   await pushQueue(ctx, ctx.company.id);
   return companySettings(ctx);
+}
+
+/** /{emp}: whether the company offers consultations (its public page shows the way in). */
+export async function offered(deps: Pick<TeleDeps, 'db'>, domain: string) {
+  const company = await deps.db.company.findUnique({ where: { domain }, select: { id: true } });
+  if (!company) return { offered: false };
+  return { offered: (await companySettings({ db: deps.db, company })).enabled };
 }
 
 // ---- doctors ----------------------------------------------------------------------------------
@@ -83,6 +90,9 @@ export async function dashboard(deps: TeleDeps, user: User) {
     deps.db.company.findMany({ where: { id: { in: served } }, select: { id: true, domain: true, name: true } }),
   ]);
   const names = await patientNames(deps, [...waiting, ...mine].map((c) => c.patientId));
+  // A call that rang out or ended is no call to join: the doctor may call again.
+  const callIds = mine.map((c) => c.callId).filter((id): id is string => !!id);
+  const running = new Set((await deps.db.call.findMany({ where: { id: { in: callIds }, concluded: false }, select: { id: true } })).map((c) => c.id));
   const show = (c: Consultation) => {
     const company = companies.find((x) => x.id === c.companyId);
     return {
@@ -92,7 +102,7 @@ export async function dashboard(deps: TeleDeps, user: User) {
       domain: company?.domain ?? '',
       companyName: company?.name ?? '',
       conversationId: c.conversationId,
-      callId: c.callId,
+      callId: c.callId && running.has(c.callId) ? c.callId : null,
       requestedAt: c.requestedAt,
       takenAt: c.takenAt,
       endedAt: c.endedAt,
@@ -266,6 +276,20 @@ async function openCall(deps: TeleDeps, doctor: User, c: Consultation): Promise<
     deps.logger.warn({ err, consultationId: c.id }, 'consultation call did not start');
     return null;
   }
+}
+
+/**
+ * The doctor calls the patient again: the first call rang out unanswered (30 s), dropped, or could
+ * not start. Only while the consultation is in progress and has no running call.
+ */
+export async function callAgain(deps: TeleDeps, user: User, consultationId: string) {
+  const c = await consultationFor(deps, user, consultationId);
+  if (c.doctorId !== user.id) throw fail('FORBIDDEN', M.notYourConsultation);
+  if (c.status !== S.inProgress) throw fail('CONFLICT', M.notInProgress);
+  const running = c.callId ? await deps.db.call.findFirst({ where: { id: c.callId, concluded: false } }) : null;
+  const callId = running ? running.id : await openCall(deps, user, c);
+  deps.realtime.toUser(c.patientId, 'telemedicine:changed', { consultationId: c.id });
+  return { callId, callError: callId ? null : 'The video call could not start; use the conversation' };
 }
 
 /** The doctor's "end consultation": the consultation, its conversation and its call end; the patient is asked to rate. */
