@@ -11,6 +11,7 @@ import { resolveWorkerBin } from '../../src/server/media';
 import { launchBrowser } from '../helpers/browser';
 import { createCompany, createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { budget } from '../helpers/time';
 import { callProcedure } from '../helpers/trpc';
 
 const { bin } = resolveWorkerBin(process.env.MEDIASOUP_WORKER_BIN);
@@ -104,7 +105,9 @@ describe.skipIf(!bin)(`a consultation in the browser${why}`, () => {
 
     // The patient asks and sees the place in line.
     const patient = await open(patientCookie);
-    await patient.goto(`${server.url}/${company.domain}/consultation`);
+    // From the company's public page, which offers consultations.
+    await patient.goto(`${server.url}/${company.domain}`);
+    await patient.getByRole('link', { name: 'Talk to a doctor' }).click();
     await patient.getByRole('button', { name: 'Request a consultation' }).click();
     await patient.getByText('Your place in line: 1').waitFor();
     await patient.getByText('You are next.').waitFor();
@@ -121,9 +124,9 @@ describe.skipIf(!bin)(`a consultation in the browser${why}`, () => {
     }
     for (const page of [doctorCall, patient]) {
       await page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
-      await expect.poll(() => inboundVideo(page), { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect.poll(() => inboundVideo(page), { timeout: budget(30_000) }).toBeGreaterThan(0);
       const before = await inboundVideo(page);
-      await expect.poll(() => inboundVideo(page), { timeout: 30_000 }).toBeGreaterThan(before);
+      await expect.poll(() => inboundVideo(page), { timeout: budget(30_000) }).toBeGreaterThan(before);
     }
     const consultation = await server.db.consultation.findFirstOrThrow({ where: { patientId: patientUser.id } });
     expect((await server.db.call.findUniqueOrThrow({ where: { id: consultation.callId! } })).telemedicine).toBe(true);
