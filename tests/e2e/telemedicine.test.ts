@@ -5,6 +5,7 @@
  * with media flowing both ways, the doctor ends the consultation and the patient rates it.
  */
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveWorkerBin } from '../../src/server/media';
@@ -46,6 +47,15 @@ async function inboundVideo(page: Page): Promise<number> {
   });
 }
 
+/**
+ * Serious and critical accessibility violations (axe-core, WCAG 2.1 AA) in this feature's screen
+ * (the shell around it has its own checks in screens.test.ts).
+ */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include('.tele-page, .settings-page').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+}
+
 beforeAll(async () => {
   if (!bin) return;
   if (!fs.existsSync('dist/client/index.html')) throw new Error('dist/client is missing: build the browser app first (node scripts/setup.mjs --client)');
@@ -80,6 +90,8 @@ describe.skipIf(!bin)(`a consultation in the browser${why}`, () => {
     // The doctor enrols, with the CRM document.
     const doctor = await open(doctorCookie);
     await doctor.goto(`${server.url}/i/doctordash`);
+    await doctor.getByLabel('Company (domain)').waitFor();
+    expect(await violations(doctor)).toEqual([]);
     await doctor.getByLabel('Company (domain)').fill(company.domain);
     await doctor.getByLabel('CRM number').fill('123456');
     await doctor.getByLabel('State (UF)').selectOption('RJ');
@@ -93,8 +105,11 @@ describe.skipIf(!bin)(`a consultation in the browser${why}`, () => {
     // The admin approves it.
     const admin = await open(adminCookie);
     await admin.goto(`${server.url}/i/settings/doctors`);
+    await admin.getByRole('link', { name: /Dra\. Paula Médica/ }).waitFor();
+    expect(await violations(admin)).toEqual([]);
     await admin.getByRole('link', { name: /Dra\. Paula Médica/ }).click();
     await admin.getByRole('button', { name: 'Open the CRM document' }).waitFor();
+    expect(await violations(admin)).toEqual([]);
     await admin.getByRole('button', { name: 'Approve' }).click();
     await admin.getByText('Approved').first().waitFor();
 
@@ -111,10 +126,16 @@ describe.skipIf(!bin)(`a consultation in the browser${why}`, () => {
     await patient.getByRole('button', { name: 'Request a consultation' }).click();
     await patient.getByText('Your place in line: 1').waitFor();
     await patient.getByText('You are next.').waitFor();
+    expect(await violations(patient)).toEqual([]);
 
     // The doctor takes the patient and joins the call; the patient joins from the consultation page.
     await doctor.getByRole('button', { name: 'Take next patient' }).click();
     await doctor.getByRole('heading', { name: 'Consultation in progress' }).waitFor();
+    // The dashboard at phone width too.
+    await doctor.setViewportSize({ width: 390, height: 844 });
+    expect(await violations(doctor)).toEqual([]);
+    expect(await doctor.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await doctor.setViewportSize({ width: 1280, height: 720 });
     const doctorCall = await doctor.context().newPage();
     await doctorCall.goto(`${server.url}${await doctor.getByRole('link', { name: 'Join the video call' }).getAttribute('href')}`);
     await patient.getByRole('link', { name: 'Join the video call' }).click();
