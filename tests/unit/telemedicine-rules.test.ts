@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BRAZILIAN_UFS, enrolmentId, estimatedWaitMs, servedCompanyIds, statusUpdate, DEFAULT_CONSULTATION_MS } from '../../src/shared/domain/telemedicine';
+import { BRAZILIAN_UFS, enrolmentId, globalDoctorTarget, estimatedWaitMs, servedCompanyIds, statusUpdate, DEFAULT_CONSULTATION_MS } from '../../src/shared/domain/telemedicine';
 
 const now = new Date('2026-11-26T12:00:00Z');
 
@@ -44,5 +44,14 @@ describe('the doctors queue', () => {
     expect(servedCompanyIds({ companyId: 'a', global: false }, companies)).toEqual(['a']);
     expect(servedCompanyIds({ companyId: 'a', global: true }, companies)).toEqual(['a', 'b']);
     expect(servedCompanyIds({ companyId: 'c', global: false }, companies)).toEqual([]);
+  });
+});
+
+describe('the route guard for a global doctor', () => {
+  it('sends a global doctor home where a blocked or removed attendant goes to /{emp}/block', () => {
+    expect(globalDoctorTarget('/acme/block', 'acme', true)).toBe('/');
+    expect(globalDoctorTarget('/acme/block', 'acme', false)).toBe('/acme/block');
+    expect(globalDoctorTarget('/acme/wait', 'acme', true)).toBe('/acme/wait');
+    expect(globalDoctorTarget(null, 'acme', true)).toBeNull();
   });
 });

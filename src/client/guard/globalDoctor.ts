@@ -12,7 +12,4 @@ export function useIsGlobalDoctor(): boolean {
   return mine.data?.globalDoctor ?? false;
 }
 
-/** Where a refusal sends a global doctor: home instead of /{emp}/block. */
-export function globalDoctorTarget(target: string | null, domain: string, globalDoctor: boolean): string | null {
-  return globalDoctor && target === `/${domain}/block` ? '/' : target;
-}
+export { globalDoctorTarget } from '../../shared/domain/telemedicine';

@@ -75,3 +75,8 @@ export function servedCompanyIds(
 ): string[] {
   return companies.filter((c) => c.enabled && (c.companyId === doctor.companyId || (doctor.global && c.acceptsGlobalDoctors))).map((c) => c.companyId);
 }
+
+/** The route guard (spec 2): where a refusal sends a global doctor — home instead of /{emp}/block. */
+export function globalDoctorTarget(target: string | null, domain: string, globalDoctor: boolean): string | null {
+  return globalDoctor && target === `/${domain}/block` ? '/' : target;
+}
