@@ -112,7 +112,12 @@ describe.skipIf(!bin)(`the consultation call${bin ? '' : ' [skipped: no mediasou
     await until(() => signals.some((s) => s.cmd === 'create' && s.callId === taken.callId));
     // No recording before the patient consents; after it, the call's ordinary rules decide.
     expect((await doctor.attempt('calls.startRecording', { callId: taken.callId })).error).toMatchObject({ code: 'FORBIDDEN', message: 'The patient has not consented to recording' });
+    // The call screen asks its patient (and only its patient) through the call.
+    expect(await patient.call('telemedicine.callConsent', { callId: taken.callId }, 'query')).toEqual({ isPatient: true, consent: null, consultationId: req.consultationId });
+    expect(await doctor.call('telemedicine.callConsent', { callId: taken.callId }, 'query')).toMatchObject({ isPatient: false, consent: null });
+    expect((await a.db.call.findUniqueOrThrow({ where: { id: taken.callId } })).telemedicine).toBe(true);
     await patient.call('telemedicine.consent', { consultationId: req.consultationId, consent: true });
+    expect((await patient.call('telemedicine.callConsent', { callId: taken.callId }, 'query')).consent).toBe(true);
     expect((await doctor.attempt('calls.startRecording', { callId: taken.callId })).error?.message).not.toBe('The patient has not consented to recording');
     await doctor.call('telemedicine.end', { consultationId: req.consultationId });
     expect((await a.db.call.findUniqueOrThrow({ where: { id: taken.callId } })).concluded).toBe(true);

@@ -42,5 +42,6 @@ export const requestConsultationInput = z.object({ domain: domainSchema, name: z
 export const noteInput = z.object({ consultationId: z.uuid(), text: z.string().trim().min(1).max(5000) });
 export const consentInput = z.object({ consultationId: z.uuid(), consent: z.boolean() });
 export const offeredInput = z.object({ domain: domainSchema });
+export const callConsentInput = z.object({ callId: z.uuid() });
 export const onlineInput = z.object({ online: z.boolean() });
 export const uploadDocumentQuery = z.object({ name: z.string().trim().min(1).max(200) });

@@ -82,6 +82,7 @@ export function toState(call: CallWithState): CallState {
     conversationId: call.conversationId,
     type: call.type,
     isLive: call.isLive,
+    telemedicine: call.telemedicine,
     open: call.open,
     concluded: call.concluded,
     endReason: (call.endReason as CallEndReason | null) ?? null,

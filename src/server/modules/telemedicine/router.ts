@@ -11,6 +11,7 @@
  * Socket: telemedicine:position, telemedicine:changed, telemedicine:presence.
  */
 import {
+  callConsentInput,
   configureInput,
   consentInput,
   consultationInput,
@@ -51,6 +52,7 @@ export const telemedicineRouter = router({
 
   consultation: authedProcedure.input(consultationInput).query(({ ctx, input }) => tele.getConsultation(ctx, ctx.user, input.consultationId)),
   leave: authedProcedure.input(consultationInput).mutation(({ ctx, input }) => tele.leaveQueue(ctx, ctx.user, input.consultationId)),
+  callConsent: participantProcedure.input(callConsentInput).query(({ ctx, input }) => tele.callConsent(ctx, ctx.user, input.callId)),
   consent: authedProcedure.input(consentInput).mutation(({ ctx, input }) => tele.setRecordingConsent(ctx, ctx.user, input.consultationId, input.consent)),
   notes: authedProcedure.input(consultationInput).query(({ ctx, input }) => health.listNotes(ctx, ctx.user, input.consultationId)),
   addNote: authedProcedure.input(noteInput).mutation(({ ctx, input }) => health.addNote(ctx, ctx.user, input.consultationId, input.text)),

@@ -214,6 +214,12 @@ export async function setRecordingConsent(deps: TeleDeps, user: User, consultati
   return { recordingConsent: consent };
 }
 
+/** In the call screen: whether I am the patient of this consultation call, and my answer so far. */
+export async function callConsent(deps: TeleDeps, user: User, callId: string) {
+  const c = await deps.db.consultation.findFirst({ where: { callId } });
+  return { isPatient: !!c && c.patientId === user.id, consent: c && c.patientId === user.id ? c.recordingConsent : null, consultationId: c && c.patientId === user.id ? c.id : null };
+}
+
 // ---- taking and ending ------------------------------------------------------------------------
 
 interface Claimed {
