@@ -145,12 +145,17 @@ describe.skipIf(!bin)(`a consultation in the browser${why}`, () => {
     }
     for (const page of [doctorCall, patient]) {
       await page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
-      await expect.poll(() => inboundVideo(page), { timeout: budget(30_000) }).toBeGreaterThan(0);
+      const who = page === patient ? 'patient' : 'doctor';
+      await expect.poll(() => inboundVideo(page), { timeout: budget(30_000), message: `${who} receives video` }).toBeGreaterThan(0);
       const before = await inboundVideo(page);
       await expect.poll(() => inboundVideo(page), { timeout: budget(30_000) }).toBeGreaterThan(before);
     }
     const consultation = await server.db.consultation.findFirstOrThrow({ where: { patientId: patientUser.id } });
     expect((await server.db.call.findUniqueOrThrow({ where: { id: consultation.callId! } })).telemedicine).toBe(true);
+    // The patient, and only the patient, is asked about recording inside the call.
+    await patient.getByRole('switch', { name: 'I allow this consultation to be recorded' }).click();
+    await expect.poll(async () => (await server.db.consultation.findUniqueOrThrow({ where: { id: consultation.id } })).recordingConsent).toBe(true);
+    expect(await doctorCall.getByRole('switch', { name: 'I allow this consultation to be recorded' }).count()).toBe(0);
 
     // The doctor ends the consultation; the patient rates it.
     await doctor.getByRole('button', { name: 'End consultation' }).click();
