@@ -48,6 +48,7 @@ const account = area(() => import('./features/account/pages'));
 const notes = area(() => import('./features/notes/pages'));
 const settings = area(() => import('./features/settings/pages'));
 const company = area(() => import('./features/company/pages'));
+const telemedicine = area(() => import('./features/telemedicine/pages'));
 
 const loginRoutes: RouteObject[] = [
   {
@@ -221,6 +222,7 @@ const companyRoute: RouteObject = {
     { path: 'direct', element: company('DirectRequestPage') },
     { path: 'direct/queue/:queue', element: company('DirectQueuePage') },
     { path: 'faleconosco', element: company('ContactUsPage') },
+    { path: 'consultation', element: telemedicine('ConsultationPage') },
     { path: 'ticket/:id', element: company('TicketPage') },
     { path: 'chat/:id', element: company('CustomerChatPage') },
     { path: 'chat/:id/call/:channel', element: calls('CallPage') },

@@ -28,6 +28,7 @@ import { uploadNoteAttachment } from './modules/notes/upload';
 import { presenceSettled } from './modules/chat/presence';
 import { checkHealth } from './modules/system/service';
 import { createContext } from './trpc';
+import { uploadDoctorDocument } from './modules/telemedicine/upload';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
@@ -107,6 +108,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.put('/uploads/feed/:domain', uploadFeedAttachment(deps));
   app.put('/uploads/note/:domain/:noteId', uploadNoteAttachment(deps));
   app.put('/uploads/contacts/:domain/import', uploadContactsCsv(deps));
+  app.put('/uploads/doctor/:enrolmentId', uploadDoctorDocument(deps));
 
   app.put('/uploads/form/:formId/:fieldId', uploadFormFile(deps));
   app.get('/forms/:formId/pdf', downloadFormPdf(deps));

@@ -22,6 +22,7 @@ import { customerRouter, serviceRouter } from './modules/service/router';
 import { additionalFieldsRouter, settingsRouter } from './modules/settings/router';
 import { reportsRouter } from './modules/reports/router';
 import { systemRouter } from './modules/system/router';
+import { telemedicineRouter } from './modules/telemedicine/router';
 import { router } from './trpc';
 
 /** The app router: one line per module. */
@@ -57,6 +58,7 @@ export const appRouter = router({
   formsCustomer: formsCustomerRouter,
   commerce: commerceRouter,
   commerceView: commerceViewRouter,
+  telemedicine: telemedicineRouter,
 });
 
 export type AppRouter = typeof appRouter;

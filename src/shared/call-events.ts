@@ -49,6 +49,8 @@ export interface CallState {
   conversationId: string;
   type: number;
   isLive: boolean;
+  /** A consultation (telemedicine module): recording needs the patient's consent, asked in the call. */
+  telemedicine: boolean;
   open: boolean;
   concluded: boolean;
   endReason: CallEndReason | null;

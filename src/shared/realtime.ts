@@ -62,6 +62,13 @@ export interface ServerToClientEvents {
   'queue:alarm': (payload: { domain: string; waiting: number }) => void;
   /** The customer's place in line changed (1 = next). */
   'service:position': (payload: { conversationId: string; position: number }) => void;
+  // Telemedicine (telemedicine module)
+  /** A waiting patient's place in the doctors' queue and the estimated wait (null: no doctor online). */
+  'telemedicine:position': (payload: { consultationId: string; position: number; estimatedWaitMs: number | null }) => void;
+  /** The doctors' queue or one of my consultations changed: doctors and the patient refetch. */
+  'telemedicine:changed': (payload: { consultationId: string | null }) => void;
+  /** A doctor went online or offline: to the admins of the doctor's company and to the doctor's tabs. */
+  'telemedicine:presence': (payload: { userId: string; online: boolean }) => void;
 
   // Calls (calls module) -------------------------------------------------------------------------
   /** A ring to every tab of the callee, or its end; 'accepted'/'otherReject' tell the caller. */

@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { refusalRoute } from '../../shared/domain/membership';
+import { globalDoctorTarget, useIsGlobalDoctor } from './globalDoctor';
 import type { ServerToClientEvents } from '../../shared/realtime';
 import { getSocket } from '../socket';
 import { trpc } from '../trpc';
@@ -25,13 +26,15 @@ export function AccessNotices() {
   path.current = location.pathname;
   const selected = useRef<string | undefined>(undefined);
   selected.current = useSelectedCompany().company?.domain;
+  const globalDoctor = useRef(false);
+  globalDoctor.current = useIsGlobalDoctor();
 
   useEffect(() => {
     const socket = getSocket();
     const onRevoked: ServerToClientEvents['access:revoked'] = ({ domain, reason }) => {
       // The /i screens refetch company.current, whose refusal the company gate turns into the redirect.
       void utils.invalidate();
-      const target = refusalRoute(domain, reason);
+      const target = globalDoctorTarget(refusalRoute(domain, reason), domain, globalDoctor.current);
       // The /i screens work for the selected company: when that is the one that refused, leave now
       // rather than wait for the gate's refetch to come back refused.
       const inShell = path.current.startsWith('/i/') && selected.current === domain;

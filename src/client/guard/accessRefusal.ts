@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { refusalRoute, type AccessRefusalReason } from '../../shared/domain/membership';
+import { globalDoctorTarget, useIsGlobalDoctor } from './globalDoctor';
 
 const REASONS: readonly AccessRefusalReason[] = ['notMember', 'blocked', 'removed', 'notAccepted', 'emailUnverified'];
 
@@ -30,7 +31,8 @@ export function routeForAccessError(error: unknown, domain: string, currentPath:
 export function useAccessRefusalRedirect(domain: string, error: unknown): boolean {
   const navigate = useNavigate();
   const location = useLocation();
-  const target = error ? routeForAccessError(error, domain, location.pathname + location.search) : null;
+  const globalDoctor = useIsGlobalDoctor();
+  const target = error ? globalDoctorTarget(routeForAccessError(error, domain, location.pathname + location.search), domain, globalDoctor) : null;
   useEffect(() => {
     if (target) void navigate(target, { replace: true });
   }, [target, navigate]);

@@ -18,6 +18,7 @@ import type { RemoteTrack, SessionSnapshot } from './session';
 import { listen, SPEECH_TAGS, speechRecognitionSupported } from './speech';
 import { SUBTITLE_LANGUAGES, type SubtitleLanguage } from '../../../shared/domain/subtitles';
 import { applyDevices, endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
+import { CallConsent } from '../telemedicine/CallConsent';
 
 interface Tile {
   userId: string;
@@ -207,6 +208,7 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
               {snapshot.notice && <p className="call-subtitle-notice">{serverMessage({ message: snapshot.notice })}</p>}
             </div>
           )}
+          {state?.telemedicine && !isOwner && !viewer && <CallConsent callId={state.id} />}
           {snapshot.remotes
             .filter((r) => r.kind === 'audio')
             .map((r) => (

@@ -11,6 +11,7 @@ import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { CustomerConversation } from '../service/CustomerConversation';
 import { formatProtocol, STATE_LABELS } from '../service/labels';
+import { ConsultationLink } from '../telemedicine/ConsultationLink';
 
 /** CompanyLayout has already checked that :emp has a domain's shape. */
 const useDomain = () => useParams().emp!;
@@ -93,6 +94,7 @@ export function CompanyHomePage() {
         </p>
       )}
       <div className="form-actions">
+        {c.takingRequests && <ConsultationLink domain={domain} />}
         {c.takingRequests && c.queues.length > 0 && (
           <Link className="button" to={`/${domain}/direct`}>
             <Trans>Request service</Trans>

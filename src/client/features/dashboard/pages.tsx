@@ -1,6 +1,3 @@
-import { msg } from '@lingui/core/macro';
-import { placeholderPage } from '../../ui/Placeholder';
-
 export { DashboardPage } from '../reports/DashboardPage';
-export const DoctorDashboardPage = placeholderPage(msg`Doctor dashboard`);
+export { DoctorDashboardPage } from '../telemedicine/DoctorDashboardPage';
 export { SlaBoardPage } from '../service/SlaBoardPage';

@@ -80,8 +80,8 @@ export { CompanyAccountPage, CompanyPageEditPage, GreetingsPage } from './Compan
 export { ContactUsSettingsPage } from './ContactUsSettings';
 export { SavedRepliesPage } from '../replies/SavedRepliesPage';
 
-export const DoctorsPage = placeholderPage(msg`Doctors`);
-export const DoctorPage = placeholderPage(msg`Doctor`);
+export { DoctorsPage } from '../telemedicine/DoctorsPage';
+export { DoctorPage } from '../telemedicine/DoctorPage';
 export { QueueSettingsPage, QueuesPage } from './QueuesPages';
 export { GroupPage, GroupsPage } from './GroupsPages';
 export { FormsSettingsPage } from '../forms/SettingsPage';

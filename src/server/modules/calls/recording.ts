@@ -16,7 +16,7 @@ import { chargeRecording } from '../billing/service';
 import { companyStorageUsage, UPLOAD_MESSAGES } from '../chat/files';
 import { appendMessage, emitMessage, messagesWithFile, removeMessageAsServer } from '../chat/service';
 import { timerKeys } from './hub';
-import { endCall, endHooks, pushState, type CallsDeps } from './service';
+import { endCall, endHooks, NO_RECORDING_CONSENT, pushState, recordingHooks, type CallsDeps } from './service';
 
 /** `cause` keeps a server-side failure's own words: without one the error formatter hides the message. */
 const fail = (code: TRPCError['code'], message: string, cause?: unknown): never => {
@@ -31,6 +31,11 @@ export async function startRecording(deps: CallsDeps, userId: string, callId: st
   const call = await db.call.findUnique({ where: { id: callId }, include: { company: true } });
   const refusal = joinRefusal(call);
   if (refusal) fail(call ? 'BAD_REQUEST' : 'NOT_FOUND', refusal);
+  // A consultation is health data: no recording without the patient's consent (telemedicine module).
+  if (call!.telemedicine) {
+    const why = recordingHooks.consentRefusal ? await recordingHooks.consentRefusal(db, callId) : NO_RECORDING_CONSENT;
+    if (why) fail('FORBIDDEN', why);
+  }
   const member = await db.member.findUnique({ where: { companyId_userId: { companyId: call!.companyId, userId } } });
   const isAdmin = !!member && member.isAdmin && member.inviteAccepted && !member.blocked && !member.removed;
   const refused = recordingStartRefusal({

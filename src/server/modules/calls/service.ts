@@ -82,6 +82,7 @@ export function toState(call: CallWithState): CallState {
     conversationId: call.conversationId,
     type: call.type,
     isLive: call.isLive,
+    telemedicine: call.telemedicine,
     open: call.open,
     concluded: call.concluded,
     endReason: (call.endReason as CallEndReason | null) ?? null,
@@ -198,14 +199,18 @@ function refuseJoin(call: { concluded: boolean; isLive: boolean } | null): void 
 // Starting and ringing
 // -------------------------------------------------------------------------------------------------
 
-export async function startCall(deps: CallsDeps, actor: MemberActor, input: { conversationId: string; type: number }) {
+/**
+ * A telemedicine consultation's call (telemedicine module) is started for its doctor, who may be a
+ * global doctor and no member of the company: only the company and the caller are needed here.
+ */
+export async function startCall(deps: CallsDeps, actor: Omit<MemberActor, 'member'> & { member?: MemberActor['member'] }, input: { conversationId: string; type: number; telemedicine?: boolean }) {
   const { db } = deps;
   const conversation = await conversationForCall(db, actor.company.id, input.conversationId);
   if (!conversation) fail('NOT_FOUND', 'Conversation not found');
   if (!conversation!.participants.some((p) => p.userId === actor.userId)) fail('FORBIDDEN', 'You are not in this conversation');
   const isLive = conversation!.type === CONVERSATION_TYPE.live;
   const callees = isLive ? [] : conversation!.participants.filter((p) => p.userId !== actor.userId);
-  const refusal = callStartRefusal({ company: actor.company, callees: callees.map(calleeChannel), isLive });
+  const refusal = callStartRefusal({ company: actor.company, callees: callees.map(calleeChannel), isLive, telemedicine: input.telemedicine });
   if (refusal) fail(refusal.code, refusal.message);
   // What the request itself cannot do is answered first; then whether this server can hold a call
   // (a voice call says so in the spec's words).
@@ -231,6 +236,7 @@ export async function startCall(deps: CallsDeps, actor: MemberActor, input: { co
         ownerId: actor.userId,
         type: isLive ? CALL_TYPE.video : input.type,
         isLive,
+        telemedicine: input.telemedicine ?? false,
         // A live room opens with its presenter: viewers join a session that is already running.
         open: isLive,
         startedAt: isLive ? now : null,
@@ -709,6 +715,13 @@ async function closeIfDone(deps: CallsDeps, callId: string): Promise<void> {
 
 /** Hook for the recording module: finish a recording when its call ends (set in recording.ts). */
 export const endHooks: { finishRecording?: (deps: CallsDeps, callId: string) => Promise<void> } = {};
+
+/**
+ * Hook for the telemedicine module: why a consultation call may not be recorded now (the patient's
+ * consent is missing), or null. A telemedicine call with no hook set is never recorded.
+ */
+export const recordingHooks: { consentRefusal?: (db: Db, callId: string) => Promise<string | null> } = {};
+export const NO_RECORDING_CONSENT = 'The patient has not consented to recording';
 
 /**
  * Ends a call for everyone, once: concluded with dataFim, every connected participant charged up
