@@ -24,12 +24,13 @@ import { uploadFeedAttachment } from './modules/feeds/upload';
 import { uploadNoteAttachment } from './modules/notes/upload';
 import { presenceSettled } from './modules/chat/presence';
 import { checkHealth } from './modules/system/service';
+import { channelWebhooks } from './modules/channels/http';
 import { createContext } from './trpc';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|webhooks)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -107,6 +108,8 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
 
   app.put('/uploads/form/:formId/:fieldId', uploadFormFile(deps));
   app.get('/forms/:formId/pdf', downloadFormPdf(deps));
+
+  app.use('/webhooks', channelWebhooks(deps));
 
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(

@@ -1,5 +1,6 @@
 import { billingRouter } from './modules/billing/router';
 import { callsRouter } from './modules/calls/router';
+import { channelsRouter } from './modules/channels/router';
 import { chatRouter } from './modules/chat/router';
 import { clientsRouter } from './modules/clients/router';
 import { companyRouter } from './modules/company/router';
@@ -38,6 +39,7 @@ export const appRouter = router({
   customer: customerRouter,
   notifications: notificationsRouter,
   calls: callsRouter,
+  channels: channelsRouter,
   billing: billingRouter,
   feeds: feedsRouter,
   notes: notesRouter,

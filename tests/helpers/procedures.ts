@@ -35,6 +35,7 @@ export const NON_MEMBER_COMPANY_PROCEDURES: Readonly<Record<string, string>> = {
   'customer.request': 'participant: a customer or anonymous visitor asks for service in a public queue; writes only their own request',
   'customer.contactUs': 'participant: a customer or anonymous visitor sends the Contact Us form; writes only their own ticket',
   'customer.openServices': "participant: the caller's own open requests in that company (as its customer), nothing else",
+  'channels.whatsappEntry': 'public: the WhatsApp number a company publishes for its customers (/{emp}/whatsapp), nothing else',
   'feeds.publicPost': 'public: one feed post its author published publicly (/{emp}/feeds/{feedId}); any other post is "Post not found"',
 };
 const allowedForNonMembers = (p: ProcedureInfo) => Object.hasOwn(NON_MEMBER_COMPANY_PROCEDURES, p.path);
