@@ -81,5 +81,5 @@ export const DoctorPage = placeholderPage(msg`Doctor`);
 export { QueueSettingsPage, QueuesPage } from './QueuesPages';
 export { GroupPage, GroupsPage } from './GroupsPages';
 export { FormsSettingsPage } from '../forms/SettingsPage';
-export const TelegramSettingsPage = placeholderPage(msg`Telegram`);
-export const WhatsAppSettingsPage = placeholderPage(msg`WhatsApp`);
+export { TelegramSettingsPage } from '../channels/ChannelSettingsPages';
+export { WhatsAppSettingsPage } from '../channels/ChannelSettingsPages';
