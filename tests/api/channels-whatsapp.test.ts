@@ -123,6 +123,12 @@ describe('a WhatsApp customer', () => {
     expect(texts).toContain('Meu pedido não chegou');
     expect(await server.db.conversation.count({ where: { companyId: c.company.id } })).toBe(1);
 
+    // Conclusion: the customer is asked for a rating on WhatsApp and answers with a digit.
+    await bia.call('service.conclude', { domain: c.domain, conversationId: conv.id });
+    await until(() => sentTo(from).some((m) => m.text?.body.includes('Reply with a number from 1 to 5.')));
+    await deliverWhatsAppWebhook(webhook, APP_SECRET, waTextMessage(PHONE_ID, { id: wamid(), from, name: 'Carla Cliente', text: '5' }));
+    expect(await server.db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).toMatchObject({ rating: 5, state: 9999 });
+    expect(await server.db.conversation.count({ where: { companyId: c.company.id } })).toBe(1);
     // A customer reached by WhatsApp cannot be called (the spec's refusal, from a real relay participant).
     expect((await bia.attempt('calls.start', { domain: c.domain, conversationId: conv.id, type: 1 })).error?.message).toBe('Clientes WhatsApp não conseguem receber chamadas.');
   });

@@ -8,7 +8,8 @@ import type { ChannelSetting, User } from '../../../generated/prisma/client';
 import type { AppDeps } from '../../deps';
 import { advanceWatermarkAsServer } from '../chat/service';
 import { createRelayUser } from '../identity/service';
-import { customerSend, openServices, requestService } from '../service/customer';
+import { customerSend, openServices, rateService, requestService } from '../service/customer';
+import { CONVERSATION_STATE } from '../../../shared/constants';
 import type { ChannelKind, InboundEvent, WebhookRequest } from './channel';
 import { channelFor, connectionOf } from './connections';
 import { enqueueRelays, failMessage } from './outbox';
@@ -70,6 +71,7 @@ async function applyMessage(deps: Deps, setting: ChannelSetting, e: Extract<Inbo
       await customerSend(deps, user, { conversationId: open.conversationId, clientId: `${setting.channel}:${e.externalId}`.slice(0, 64), text: e.text.slice(0, 4000) });
       return;
     }
+    if (await ratedByReply(deps, company.id, user, e.text)) return;
     const queue =
       (setting.queueId && (await deps.db.queue.findFirst({ where: { id: setting.queueId, companyId: company.id, active: true } }))) ||
       (await deps.db.queue.findFirst({ where: { companyId: company.id, active: true, internal: false }, orderBy: { createdAt: 'asc' } }));
@@ -82,6 +84,23 @@ async function applyMessage(deps: Deps, setting: ChannelSetting, e: Extract<Inbo
     deps.logger.error({ err, channel: setting.channel, externalId: e.externalId }, 'channel message could not be applied');
     throw err;
   }
+}
+
+/**
+ * The conclusion relayed to the customer asks for a rating from 1 to 5: a bare digit, with no
+ * request open, rates their latest concluded one (once, by the service module's own rule).
+ */
+async function ratedByReply(deps: Deps, companyId: string, user: User, text: string): Promise<boolean> {
+  const stars = /^\s*([1-5])\s*$/.exec(text)?.[1];
+  if (!stars) return false;
+  const last = await deps.db.conversation.findFirst({
+    where: { companyId, creatorId: user.id, state: CONVERSATION_STATE.concluded, takenById: { not: null }, rating: null },
+    orderBy: { concludedAt: 'desc' },
+    select: { id: true },
+  });
+  if (!last) return false;
+  await rateService(deps, user, last.id, Number(stars));
+  return true;
 }
 
 /**

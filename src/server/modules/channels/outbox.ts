@@ -20,6 +20,8 @@ const FILE_LINK_SECONDS = 24 * 3600;
 
 type Tx = Prisma.TransactionClient;
 
+export const RATING_QUESTION = 'How would you rate this service? Reply with a number from 1 to 5.';
+
 export async function enqueueRelays(
   tx: Tx,
   companyId: string,
@@ -72,6 +74,8 @@ async function deliverOne(deps: WorkerDeps): Promise<Outcome | null> {
           return { kind: 'skipped', row } as const;
         }
         outbound = { to: row.to, text: m.text };
+        // The public page shows stars after the conclusion; on a channel the question is asked.
+        if (m.type === 'info' && (m.data as { info?: string } | null)?.info === 'concluded') outbound.text += `\n${RATING_QUESTION}`;
         if (m.fileKey) {
           const url = await deps.storage.presignGet(m.fileKey, FILE_LINK_SECONDS);
           outbound.file = { url, name: m.fileName ?? 'file', mime: m.fileMime, kind: fileKind(m) };
