@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, until } from '../helpers/chat';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { serviceCompany, type ClientSocket } from '../helpers/service';
-import { deliverWhatsAppWebhook, startWhatsAppServer, waStatus, waTextMessage } from '../helpers/whatsapp';
+import { deliverWhatsAppWebhook, startWhatsAppServer, waImageMessage, waStatus, waTextMessage } from '../helpers/whatsapp';
 
 const PHONE_ID = '109876543210';
 const TOKEN = 'EAAG-test-access-token';
@@ -170,5 +170,34 @@ describe('a WhatsApp customer', () => {
     const failed = updates.find((u) => u.id === m.id)!;
     expect(failed.data).toMatchObject({ relayFailed: { channel: 'whatsapp', reason: 'More than 24 hours have passed since the customer last replied to this number.' } });
     expect(sentTo(from).some((x) => x.text?.body === 'Segunda')).toBe(false);
+  });
+
+  it("sends files both ways: a photo from WhatsApp becomes an image message; an attendant's file goes out as media by link", async () => {
+    const { c, bia, webhook } = await connected();
+    const from = waId();
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2000, 5)]);
+    wa.addMedia('MEDIA1', png, 'image/png');
+    await deliverWhatsAppWebhook(webhook, APP_SECRET, waImageMessage(PHONE_ID, { id: wamid(), from, name: 'Fábio', mediaId: 'MEDIA1', caption: 'A nota fiscal' }));
+    const conv = await server.db.conversation.findFirstOrThrow({ where: { companyId: c.company.id } });
+    const image = await server.db.message.findFirstOrThrow({ where: { conversationId: conv.id, type: 'imagem' } });
+    expect(image).toMatchObject({ text: 'A nota fiscal', fileMime: 'image/png', fileSize: BigInt(png.length), authorId: conv.creatorId });
+    const links = await bia.attempt('chat.fileLinks', { domain: c.domain, conversationId: conv.id, messageIds: [image.id] }, 'query');
+    // Not in the conversation yet: take it first, then the stored copy is the customer's bytes.
+    expect(links.error).toBeTruthy();
+    await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    const { links: [link] } = await bia.call('chat.fileLinks', { domain: c.domain, conversationId: conv.id, messageIds: [image.id] }, 'query');
+    expect(Buffer.from(await (await fetch(link.url)).arrayBuffer()).equals(png)).toBe(true);
+
+    const res = await fetch(`${server.url}/uploads/chat/${c.domain}/${conv.id}?clientId=f1&name=recibo.pdf&text=Seu%20recibo`, {
+      method: 'PUT',
+      headers: { cookie: bia.cookie, 'content-type': 'application/pdf' },
+      body: new Blob([new Uint8Array(Buffer.from('%PDF-1.4 recibo'))]),
+    });
+    expect(res.status).toBe(200);
+    await until(() => sentTo(from).some((m) => m.type === 'document'));
+    const doc = sentTo(from).find((m) => m.type === 'document')!;
+    expect(doc.document).toMatchObject({ filename: 'recibo.pdf', caption: 'Seu recibo' });
+    // WhatsApp fetches the file by the link we gave: it works without a cookie.
+    expect(await (await fetch(doc.document!.link)).text()).toBe('%PDF-1.4 recibo');
   });
 });

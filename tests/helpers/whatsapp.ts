@@ -23,6 +23,9 @@ export async function startWhatsAppServer(opts: { phoneNumberId: string; accessT
   /** Next answers to POST /messages: a status and a Graph error, consumed one per request. */
   const failures: { to?: string; status: number; message: string; details?: string }[] = [];
   let down = false;
+  /** Media customers "sent": GET /{media-id} gives a URL, fetched with the same bearer token. */
+  const media = new Map<string, { bytes: Buffer; mime: string }>();
+  let base = '';
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -31,6 +34,16 @@ export async function startWhatsAppServer(opts: { phoneNumberId: string; accessT
       if (down) return reply(503, { error: { message: 'Service temporarily unavailable', code: 2 } });
       if (req.headers.authorization !== `Bearer ${opts.accessToken}`) return reply(401, { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
       const path = (req.url ?? '').split('?')[0]!.replace(/^\/v[\d.]+/, '');
+      const bin = /^\/media-download\/([\w.]+)$/.exec(path);
+      if (req.method === 'GET' && bin && media.has(bin[1]!)) {
+        const m = media.get(bin[1]!)!;
+        return res.writeHead(200, { 'content-type': m.mime, 'content-length': m.bytes.length }).end(m.bytes);
+      }
+      const meta = /^\/([\w.]+)$/.exec(path);
+      if (req.method === 'GET' && meta && media.has(meta[1]!)) {
+        const m = media.get(meta[1]!)!;
+        return reply(200, { messaging_product: 'whatsapp', url: `${base}/media-download/${meta[1]}`, mime_type: m.mime, file_size: m.bytes.length, id: meta[1] });
+      }
       if (req.method === 'GET' && path === `/${opts.phoneNumberId}`) {
         return reply(200, { id: opts.phoneNumberId, display_phone_number: opts.displayNumber ?? '+55 11 91234-5678', verified_name: 'Test' });
       }
@@ -50,9 +63,11 @@ export async function startWhatsAppServer(opts: { phoneNumberId: string; accessT
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    root: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v21.0`,
+    root: `${base}/v21.0`,
     sent,
+    addMedia: (id: string, bytes: Buffer, mime: string) => media.set(id, { bytes, mime }),
     failNext: (...f: { to?: string; status: number; message: string; details?: string }[]) => failures.push(...f),
     setDown: (value: boolean) => (down = value),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -81,6 +96,12 @@ export const waStatus = (phoneNumberId: string, s: { id: string; status: 'sent' 
         ...(s.error && { errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: s.error } }] }),
       },
     ],
+  });
+
+export const waImageMessage = (phoneNumberId: string, m: { id: string; from: string; name: string; mediaId: string; caption?: string }) =>
+  envelope(phoneNumberId, {
+    contacts: [{ profile: { name: m.name }, wa_id: m.from }],
+    messages: [{ from: m.from, id: m.id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'image', image: { id: m.mediaId, mime_type: 'image/png', sha256: 'x', caption: m.caption } }],
   });
 
 /** Delivers a webhook as Meta does: the body signed with the app secret (or a forged signature). */

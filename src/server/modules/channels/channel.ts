@@ -24,8 +24,16 @@ export interface OutboundMessage {
 
 /** What a webhook delivery said, in the module's words. */
 export type InboundEvent =
-  | { type: 'message'; externalId: string; from: string; name: string; text: string }
+  | { type: 'message'; externalId: string; from: string; name: string; text: string; media?: InboundMedia }
   | { type: 'status'; externalId: string; status: 'sent' | 'delivered' | 'read' | 'failed'; reason?: string };
+
+/** A file the customer sent: the provider's reference, fetched with `Channel.download`. */
+export interface InboundMedia {
+  ref: string;
+  mime?: string;
+  name: string;
+  audio?: boolean;
+}
 
 /** A refused or failed send: `retry` false when trying again cannot help (a 4xx that is not a rate limit). */
 export class ChannelSendError extends Error {
@@ -51,6 +59,8 @@ export interface Channel {
   send(conn: Connection, message: OutboundMessage): Promise<{ externalId: string; delivered?: boolean }>;
   /** Checks the credentials with the provider and tells it where to deliver (where the protocol allows). */
   connect(conn: Connection): Promise<Record<string, string>>;
+  /** Fetches a file a customer sent (the provider keeps it; we store our own copy). */
+  download(conn: Connection, media: InboundMedia, maxBytes: number): Promise<Buffer>;
   /** Verifies (signature, secret, handshake) and reads one webhook delivery. */
   webhook(conn: Connection, req: WebhookRequest): WebhookAnswer;
 }

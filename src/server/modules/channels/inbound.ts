@@ -4,13 +4,13 @@
  * functions, so a channel customer's first message opens a request exactly as the public page
  * does (protocol number, greeting, queue position, notifications).
  */
-import type { ChannelSetting, User } from '../../../generated/prisma/client';
+import type { ChannelSetting, Company, User } from '../../../generated/prisma/client';
 import type { AppDeps } from '../../deps';
-import { advanceWatermarkAsServer } from '../chat/service';
+import { advanceWatermarkAsServer, storeRelayedFile } from '../chat/service';
 import { createRelayUser } from '../identity/service';
 import { customerSend, openServices, rateService, requestService } from '../service/customer';
 import { CONVERSATION_STATE } from '../../../shared/constants';
-import type { ChannelKind, InboundEvent, WebhookRequest } from './channel';
+import { ChannelSendError, type ChannelKind, type InboundEvent, type WebhookRequest } from './channel';
 import { channelFor, connectionOf } from './connections';
 import { enqueueRelays, failMessage } from './outbox';
 import { linkTelegramFromStart } from './notify';
@@ -67,23 +67,41 @@ async function applyMessage(deps: Deps, setting: ChannelSetting, e: Extract<Inbo
     const company = await deps.db.company.findUniqueOrThrow({ where: { id: setting.companyId } });
     const user = await contactUser(deps, setting, e.from, e.name);
     const [open] = await openServices(deps.db, user, company.domain);
+    const clientId = `${setting.channel}:${e.externalId}`.slice(0, 64);
     if (open) {
-      await customerSend(deps, user, { conversationId: open.conversationId, clientId: `${setting.channel}:${e.externalId}`.slice(0, 64), text: e.text.slice(0, 4000) });
+      if (e.media) await storeMedia(deps, setting, company, open.conversationId, user, clientId, e);
+      else await customerSend(deps, user, { conversationId: open.conversationId, clientId, text: e.text.slice(0, 4000) });
       return;
     }
-    if (await ratedByReply(deps, company.id, user, e.text)) return;
+    if (!e.media && (await ratedByReply(deps, company.id, user, e.text))) return;
     const queue =
       (setting.queueId && (await deps.db.queue.findFirst({ where: { id: setting.queueId, companyId: company.id, active: true } }))) ||
       (await deps.db.queue.findFirst({ where: { companyId: company.id, active: true, internal: false }, orderBy: { createdAt: 'asc' } }));
     if (!queue) throw new Error('no active queue to open the request in');
-    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text: e.text.slice(0, 4000) });
+    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text: e.media ? undefined : e.text.slice(0, 4000) });
     await markRelayParticipant(deps, company.id, request.conversationId, user.id, setting.channel as ChannelKind);
+    if (e.media) await storeMedia(deps, setting, company, request.conversationId, user, clientId, e);
   } catch (err) {
     // Not applied: forget the delivery so the provider's retry applies it.
     await deps.db.channelInbound.deleteMany({ where: { companyId: setting.companyId, channel: setting.channel, externalId: e.externalId } });
     deps.logger.error({ err, channel: setting.channel, externalId: e.externalId }, 'channel message could not be applied');
     throw err;
   }
+}
+
+/** A photo, document or voice message from the customer: fetched from the provider, kept as a file message. */
+async function storeMedia(deps: Deps, setting: ChannelSetting, company: Company, conversationId: string, user: User, clientId: string, e: Extract<InboundEvent, { type: 'message' }>) {
+  const media = e.media!;
+  let bytes: Buffer;
+  try {
+    bytes = await channelFor(deps.config, setting.channel as ChannelKind).download(connectionOf(deps.config, setting), media, deps.config.maxUploadBytes);
+  } catch (err) {
+    // Retrying cannot bring it (too large, gone): the conversation says what was sent instead.
+    if (!(err instanceof ChannelSendError) || err.retry) throw err;
+    await customerSend(deps, user, { conversationId, clientId, text: `[${media.name}: ${err.message}]${e.text ? `\n${e.text}` : ''}`.slice(0, 4000) });
+    return;
+  }
+  await storeRelayedFile(deps, company, { conversationId, authorId: user.id, clientId, name: media.name, mime: media.mime ?? null, bytes, text: e.text.slice(0, 4000), isRecording: media.audio });
 }
 
 /**

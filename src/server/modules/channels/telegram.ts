@@ -5,7 +5,8 @@
  * The Bot API has no delivery or read receipts: a message Telegram accepted counts as delivered.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { ChannelSendError, type Channel, type Connection, type InboundEvent, type OutboundMessage } from './channel';
+import { ChannelSendError, type Channel, type Connection, type InboundEvent, type InboundMedia, type OutboundMessage } from './channel';
+import { fetchBytes } from './whatsapp';
 
 async function call(root: string, conn: Connection, method: string, body: Record<string, unknown>) {
   let res: Response;
@@ -36,9 +37,30 @@ function request(m: OutboundMessage): [string, Record<string, unknown>] {
   return ['sendDocument', { chat_id, document: m.file.url, caption }];
 }
 
+type TgFile = { file_id: string; mime_type?: string; file_size?: number };
+
+function mediaOf(m: NonNullable<TgUpdate['message']>): InboundMedia | undefined {
+  const id = m.message_id;
+  if (m.photo?.length) return { ref: m.photo[m.photo.length - 1]!.file_id, mime: 'image/jpeg', name: `photo-${id}.jpg` };
+  if (m.document?.file_id) return { ref: m.document.file_id, mime: m.document.mime_type, name: m.document.file_name ?? `file-${id}` };
+  if (m.voice?.file_id) return { ref: m.voice.file_id, mime: m.voice.mime_type ?? 'audio/ogg', name: `voice-${id}.ogg`, audio: true };
+  if (m.audio?.file_id) return { ref: m.audio.file_id, mime: m.audio.mime_type, name: m.audio.file_name ?? `audio-${id}`, audio: true };
+  return undefined;
+}
+
 type TgUpdate = {
   update_id?: number;
-  message?: { message_id: number; from?: { first_name?: string; last_name?: string; username?: string }; chat?: { id: number | string }; text?: string; caption?: string; document?: { file_name?: string }; photo?: unknown[] };
+  message?: {
+    message_id: number;
+    from?: { first_name?: string; last_name?: string; username?: string };
+    chat?: { id: number | string };
+    text?: string;
+    caption?: string;
+    document?: TgFile & { file_name?: string };
+    photo?: (TgFile & { width?: number })[];
+    voice?: TgFile;
+    audio?: TgFile & { file_name?: string };
+  };
 };
 
 function sameSecret(given: string | string[] | undefined, expected: string | undefined) {
@@ -55,6 +77,13 @@ export function telegramChannel(root: string): Channel {
       const [method, body] = request(message);
       const result = (await call(root, conn, method, body)) as { message_id?: number };
       return { externalId: String(result?.message_id ?? ''), delivered: true };
+    },
+    async download(conn, media, maxBytes) {
+      // getFile gives a path under /file/bot<token>/ (valid for an hour).
+      const file = (await call(root, conn, 'getFile', { file_id: media.ref })) as { file_path?: string; file_size?: number };
+      if (!file?.file_path) throw new ChannelSendError('Telegram gave no file path', true);
+      if ((file.file_size ?? 0) > maxBytes) throw new ChannelSendError('The file is larger than this installation accepts', false);
+      return fetchBytes(`${root}/file/bot${conn.credentials.botToken}/${file.file_path}`, {}, maxBytes);
     },
     async connect(conn) {
       const me = (await call(root, conn, 'getMe', {})) as { username?: string };
@@ -74,8 +103,9 @@ export function telegramChannel(root: string): Channel {
       const events: InboundEvent[] = [];
       if (typeof update.update_id === 'number' && m?.chat) {
         const name = [m.from?.first_name, m.from?.last_name].filter(Boolean).join(' ') || m.from?.username || String(m.chat.id);
-        const text = m.text ?? m.caption ?? (m.document ? `[${m.document.file_name ?? 'document'}]` : m.photo ? '[image]' : '');
-        if (text) events.push({ type: 'message', externalId: String(update.update_id), from: String(m.chat.id), name, text });
+        const media = mediaOf(m);
+        const text = m.text ?? m.caption ?? '';
+        if (text || media) events.push({ type: 'message', externalId: String(update.update_id), from: String(m.chat.id), name, text, media });
       }
       return { status: 200, events };
     },

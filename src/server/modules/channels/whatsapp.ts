@@ -4,7 +4,7 @@
  * hub.challenge) and POSTs signed with the app secret (X-Hub-Signature-256: sha256=HMAC(body)).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ChannelSendError, type Channel, type Connection, type InboundEvent, type OutboundMessage, type WebhookRequest } from './channel';
+import { ChannelSendError, type Channel, type Connection, type InboundEvent, type InboundMedia, type OutboundMessage, type WebhookRequest } from './channel';
 
 interface GraphError {
   error?: { message?: string; code?: number; error_data?: { details?: string } };
@@ -39,6 +39,19 @@ function payload(m: OutboundMessage) {
   return { ...base, type: 'document', document: { link: m.file.url, filename: m.file.name, caption } };
 }
 
+export async function fetchBytes(url: string, headers: Record<string, string>, maxBytes: number): Promise<Buffer> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers, signal: AbortSignal.timeout(60_000) });
+  } catch (err) {
+    throw new ChannelSendError(`The file could not be fetched: ${(err as Error).message}`, true);
+  }
+  if (!res.ok) throw new ChannelSendError(`The file could not be fetched: HTTP ${res.status}`, res.status >= 500);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > maxBytes) throw new ChannelSendError('The file is larger than this installation accepts', false);
+  return bytes;
+}
+
 /** The X-Hub-Signature-256 header matches the body signed with the app secret. */
 export function validSignature(appSecret: string, rawBody: Buffer, header: string | string[] | undefined): boolean {
   if (typeof header !== 'string' || !header.startsWith('sha256=')) return false;
@@ -47,7 +60,18 @@ export function validSignature(appSecret: string, rawBody: Buffer, header: strin
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-type WaMessage = { id: string; from: string; type: string; text?: { body?: string }; image?: { caption?: string }; document?: { caption?: string; filename?: string } };
+type WaMedia = { id?: string; mime_type?: string; caption?: string; filename?: string };
+type WaMessage = { id: string; from: string; type: string; text?: { body?: string }; image?: WaMedia; document?: WaMedia; audio?: WaMedia; video?: WaMedia; sticker?: WaMedia };
+
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'video/mp4': 'mp4', 'application/pdf': 'pdf' };
+
+function mediaOf(m: WaMessage): InboundMedia | undefined {
+  const kind = (['image', 'document', 'audio', 'video', 'sticker'] as const).find((k) => m.type === k && m[k]?.id);
+  if (!kind) return undefined;
+  const media = m[kind]!;
+  const ext = EXTENSIONS[(media.mime_type ?? '').split(';')[0]!.trim()] ?? 'bin';
+  return { ref: media.id!, mime: media.mime_type, name: media.filename ?? `${kind}-${m.id.slice(-8).replace(/\W/g, '')}.${ext}`, audio: kind === 'audio' };
+}
 type WaStatus = { id: string; status: string; errors?: { title?: string; message?: string; error_data?: { details?: string } }[] };
 type WaBody = { entry?: { changes?: { value?: { contacts?: { wa_id: string; profile?: { name?: string } }[]; messages?: WaMessage[]; statuses?: WaStatus[] } }[] }[] };
 
@@ -60,8 +84,9 @@ function events(body: WaBody): InboundEvent[] {
       for (const m of v.messages ?? []) {
         if (typeof m?.id !== 'string' || typeof m.from !== 'string') continue;
         // Media arrive as text for now: what the customer sent and its caption (docs/decisions.md).
-        const text = m.text?.body ?? m.image?.caption ?? m.document?.caption ?? `[${m.document?.filename ?? m.type}]`;
-        out.push({ type: 'message', externalId: m.id, from: m.from, name: names.get(m.from) || m.from, text });
+        const media = mediaOf(m);
+        const text = m.text?.body ?? m.image?.caption ?? m.document?.caption ?? m.video?.caption ?? (media ? '' : `[${m.type}]`);
+        out.push({ type: 'message', externalId: m.id, from: m.from, name: names.get(m.from) || m.from, text, media });
       }
       for (const s of v.statuses ?? []) {
         if (typeof s?.id !== 'string' || !['sent', 'delivered', 'read', 'failed'].includes(s.status)) continue;
@@ -82,6 +107,13 @@ export function whatsappChannel(root: string): Channel {
       const id = json.messages?.[0]?.id;
       if (!id) throw new ChannelSendError('WhatsApp answered without a message id', true);
       return { externalId: id };
+    },
+    async download(conn, media, maxBytes) {
+      // Two steps (Graph API media): the id gives a short-lived URL, fetched with the same token.
+      const meta = (await graph(root, conn, encodeURIComponent(media.ref), { method: 'GET' })) as { url?: string; file_size?: number };
+      if (!meta.url) throw new ChannelSendError('WhatsApp gave no media URL', true);
+      if ((meta.file_size ?? 0) > maxBytes) throw new ChannelSendError('The file is larger than this installation accepts', false);
+      return fetchBytes(meta.url, { authorization: `Bearer ${conn.credentials.accessToken}` }, maxBytes);
     },
     async connect(conn) {
       // The phone number's own record: proves the token and the number id belong together.

@@ -36,7 +36,7 @@ import { enqueueRelays } from '../channels/outbox';
 
 export type { ChatContext } from './context';
 export { toMessage } from './context';
-export { chargeConversationFile, checkConversationFile, companyStorageUsage, refundConversationFile, UploadRefused } from './files';
+export { chargeConversationFile, checkConversationFile, companyStorageUsage, refundConversationFile, storeRelayedFile, UploadRefused } from './files';
 export { advanceWatermarkAsServer, markRelayFailedAsServer, removeMessageAsServer } from './messages';
 export type ChatMessage = ChatMessageEvent;
 
