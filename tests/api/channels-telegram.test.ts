@@ -93,4 +93,24 @@ describe('Telegram', () => {
     await bia.call('channels.unlinkTelegramNotify', { domain: c.domain });
     expect(await server.db.telegramRecipient.count({ where: { companyId: c.company.id } })).toBe(0);
   });
+
+  it('a document from Telegram becomes the customer\'s file message; a photo from the attendant goes out by link', async () => {
+    const { c, bia } = await connected();
+    const from = chatId();
+    tg.addFile('DOC1', Buffer.from('%PDF-1.4 boleto'));
+    await tg.deliver({ chatId: from, firstName: 'Lia', text: 'Meu boleto', document: { file_id: 'DOC1', file_name: 'boleto.pdf', mime_type: 'application/pdf' } });
+    const conv = await server.db.conversation.findFirstOrThrow({ where: { companyId: c.company.id } });
+    expect(await server.db.message.findFirstOrThrow({ where: { conversationId: conv.id, type: 'arquivo' } })).toMatchObject({ fileName: 'boleto.pdf', text: 'Meu boleto', fileSize: BigInt(15) });
+    await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(500, 2)]);
+    const res = await fetch(`${server.url}/uploads/chat/${c.domain}/${conv.id}?clientId=p1&name=mapa.png`, {
+      method: 'PUT',
+      headers: { cookie: bia.cookie, 'content-type': 'image/png' },
+      body: new Blob([new Uint8Array(png)]),
+    });
+    expect(res.status).toBe(200);
+    await until(() => sendsTo(from).some((s) => s.method === 'sendPhoto'));
+    const photo = sendsTo(from).find((s) => s.method === 'sendPhoto')!;
+    expect(Buffer.from(await (await fetch(String(photo.body.photo))).arrayBuffer()).equals(png)).toBe(true);
+  });
 });

@@ -17,17 +17,30 @@ export async function startTelegramServer(opts: { botToken: string; username?: s
   let webhook: { url: string; secret: string } | null = null;
   let messageId = 100;
   let down = false;
+  /** Files users "sent": getFile gives file_path, downloaded from /file/bot<token>/<path>. */
+  const files = new Map<string, Buffer>();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       const reply = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
       if (down) return reply(502, { ok: false, error_code: 502, description: 'Bad Gateway' });
+      const download = /^\/file\/bot([^/]+)\/files\/([\w.-]+)$/.exec(req.url ?? '');
+      if (download) {
+        const bytes = download[1] === opts.botToken ? files.get(download[2]!) : undefined;
+        if (!bytes) return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
+        return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes);
+      }
       const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
       if (!m || m[1] !== opts.botToken) return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
       const method = m[2]!;
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       calls.push({ method, body });
+      if (method === 'getFile') {
+        const id = String(body.file_id);
+        if (!files.has(id)) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' });
+        return reply(200, { ok: true, result: { file_id: id, file_unique_id: id, file_size: files.get(id)!.length, file_path: `files/${id}` } });
+      }
       if (method === 'getMe') return reply(200, { ok: true, result: { id: 1, is_bot: true, first_name: 'Bot', username: opts.username ?? 'atende_test_bot' } });
       if (method === 'setWebhook') {
         webhook = { url: String(body.url), secret: String(body.secret_token ?? '') };
@@ -51,9 +64,10 @@ export async function startTelegramServer(opts: { botToken: string; username?: s
       return webhook;
     },
     failNext: (...f: { code: number; description: string }[]) => failures.push(...f),
+    addFile: (fileId: string, bytes: Buffer) => files.set(fileId, bytes),
     setDown: (value: boolean) => (down = value),
     /** Telegram delivering an update to the registered webhook; `updateId` repeats one. */
-    async deliver(message: { chatId: number; firstName: string; text: string }, o: { updateId?: number; secret?: string } = {}) {
+    async deliver(message: { chatId: number; firstName: string; text?: string; document?: { file_id: string; file_name: string; mime_type: string } }, o: { updateId?: number; secret?: string } = {}) {
       if (!webhook) throw new Error('no webhook registered');
       const update_id = o.updateId ?? ++updateId;
       const res = await fetch(webhook.url, {
@@ -61,7 +75,13 @@ export async function startTelegramServer(opts: { botToken: string; username?: s
         headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': o.secret ?? webhook.secret },
         body: JSON.stringify({
           update_id,
-          message: { message_id: update_id, from: { id: message.chatId, is_bot: false, first_name: message.firstName }, chat: { id: message.chatId, type: 'private' }, date: 0, text: message.text },
+          message: {
+            message_id: update_id,
+            from: { id: message.chatId, is_bot: false, first_name: message.firstName },
+            chat: { id: message.chatId, type: 'private' },
+            date: 0,
+            ...(message.document ? { document: message.document, caption: message.text } : { text: message.text }),
+          },
         }),
       });
       return { status: res.status, updateId: update_id };
