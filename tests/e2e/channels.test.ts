@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { serviceCompany, type ClientSocket, type Person } from '../helpers/service';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { startTelegramServer } from '../helpers/telegram';
 import { deliverWhatsAppWebhook, startWhatsAppServer, waStatus, waTextMessage } from '../helpers/whatsapp';
 
 const PHONE_ID = '109876543210';
@@ -19,13 +20,16 @@ const APP_SECRET = 'meta-app-secret-e2e';
 let server: TestServer;
 let browser: Browser;
 let wa: Awaited<ReturnType<typeof startWhatsAppServer>>;
+let tg: Awaited<ReturnType<typeof startTelegramServer>>;
+const BOT_TOKEN = '123456789:AAH-e2e-bot-token-for-atende-tests';
 const sockets: ClientSocket[] = [];
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   wa = await startWhatsAppServer({ phoneNumberId: PHONE_ID, accessToken: TOKEN, displayNumber: '+55 11 91234-5678' });
+  tg = await startTelegramServer({ botToken: BOT_TOKEN, username: 'atende_e2e_bot' });
   [server, browser] = await Promise.all([
-    startTestServer({ env: { WHATSAPP_API_ROOT: wa.root, CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '50', CHANNEL_MAX_ATTEMPTS: '3' } }),
+    startTestServer({ env: { WHATSAPP_API_ROOT: wa.root, TELEGRAM_API_ROOT: tg.root, CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '50', CHANNEL_MAX_ATTEMPTS: '3' } }),
     launchBrowser(),
   ]);
 });
@@ -35,10 +39,11 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await wa?.close();
+  await tg?.close();
 });
 
-async function pageFor(person: Person | null): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US' });
+async function pageFor(person: Person | null, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-US', ...(viewport && { viewport }) });
   contexts.push(context);
   if (person) {
     const [name, value] = person.cookie.split('=') as [string, string];
@@ -110,5 +115,39 @@ describe('WhatsApp', () => {
     const refused = messages(biaPage).getByRole('listitem').filter({ hasText: 'Ainda está aí?' });
     await refused.getByText('Not delivered on WhatsApp: More than 24 hours have passed since the customer last replied to this number.').waitFor();
     await refused.getByRole('img', { name: 'Not sent' }).waitFor();
+  });
+});
+
+describe('Telegram', () => {
+  it('at phone width: the admin connects the bot; an attendant links their Telegram for notifications and unlinks it', async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
+    for (const p of [c.admin, bia]) await server.db.user.update({ where: { id: p.userId }, data: { defaultCompanyId: c.company.id } });
+    const phone = { width: 390, height: 844 };
+
+    const admin = await pageFor(c.admin, phone);
+    await admin.goto(`${server.url}/i/settings/telegram`);
+    await admin.getByLabel('Bot token').fill(BOT_TOKEN);
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByRole('link', { name: '@atende_e2e_bot' }).waitFor();
+    expect(await admin.getByLabel('Callback URL').inputValue()).toBe(tg.webhook!.url);
+
+    // Someone who is not an admin is told so, not shown the form.
+    const biaSettings = await pageFor(bia, phone);
+    await biaSettings.goto(`${server.url}/i/settings/telegram`);
+    await biaSettings.getByText(/Only administrators of .* can manage its settings\./).waitFor();
+    expect(await biaSettings.getByLabel('Bot token').count()).toBe(0);
+
+    const page = await pageFor(bia, phone);
+    await page.goto(`${server.url}/i/notify/telegram/${c.domain}`);
+    const open = page.getByRole('link', { name: 'Open @atende_e2e_bot in Telegram' });
+    const href = (await open.getAttribute('href'))!;
+    expect(href).toMatch(/^https:\/\/t\.me\/atende_e2e_bot\?start=n_[0-9a-f]+$/);
+    // Pressing Start in Telegram: the bot's update links the chat, and the page follows.
+    await tg.deliver({ chatId: 424242, firstName: 'Bia', text: `/start ${new URL(href).searchParams.get('start')}` });
+    await page.getByText('Your notifications from this company also arrive in Telegram, from @atende_e2e_bot.').waitFor();
+    await page.getByRole('button', { name: 'Stop Telegram notifications' }).click();
+    await open.waitFor();
+    expect(await server.db.telegramRecipient.count({ where: { companyId: c.company.id } })).toBe(0);
   });
 });
