@@ -89,6 +89,9 @@ CREATE UNIQUE INDEX "ChannelInbound_companyId_channel_externalId_key" ON "Channe
 CREATE INDEX "ChannelOutbox_status_nextAttemptAt_idx" ON "ChannelOutbox"("status", "nextAttemptAt");
 
 -- CreateIndex
+CREATE INDEX "ChannelOutbox_companyId_channel_to_status_idx" ON "ChannelOutbox"("companyId", "channel", "to", "status");
+
+-- CreateIndex
 CREATE INDEX "ChannelOutbox_channel_externalId_idx" ON "ChannelOutbox"("channel", "externalId");
 
 -- CreateIndex

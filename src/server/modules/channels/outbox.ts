@@ -61,9 +61,15 @@ async function deliverOne(deps: WorkerDeps): Promise<Outcome | null> {
   return deps.db.$transaction(
     async (tx) => {
       const now = deps.clock.now();
+      // Per recipient in order: a row waits while an earlier one to the same address is pending
+      // (in backoff, or being sent by another instance: still 'pending' until that commits).
       const [row] = await tx.$queryRaw<ChannelOutbox[]>`
-        SELECT * FROM "ChannelOutbox" WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now}
-        ORDER BY "createdAt", "seq" NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED`;
+        SELECT * FROM "ChannelOutbox" o WHERE o."status" = 'pending' AND o."nextAttemptAt" <= ${now}
+          AND NOT EXISTS (
+            SELECT 1 FROM "ChannelOutbox" e
+            WHERE e."companyId" = o."companyId" AND e."channel" = o."channel" AND e."to" = o."to" AND e."status" = 'pending'
+              AND (e."createdAt", COALESCE(e."seq", 0), e."id") < (o."createdAt", COALESCE(o."seq", 0), o."id"))
+        ORDER BY o."createdAt", o."seq" NULLS FIRST LIMIT 1 FOR UPDATE OF o SKIP LOCKED`;
       if (!row) return null;
       const attempts = row.attempts + 1;
       let outbound: OutboundMessage = { to: row.to, text: row.body ?? '' };
