@@ -116,6 +116,9 @@ const envSchema = z
     /** Channel outbox: first retry after this many ms, doubling up to an hour; attempts before a message is failed. */
     CHANNEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
     CHANNEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+    /** Web Push VAPID key pair (base64url, as `web-push generate-vapid-keys` prints); generated into DATA_DIR when unset. */
+    VAPID_PUBLIC_KEY: optionalString,
+    VAPID_PRIVATE_KEY: optionalString,
     /** How often the channel outbox worker looks for due rows, in ms. */
     CHANNEL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
 
@@ -161,7 +164,7 @@ export interface Config {
   translator: { url: string | undefined; key: string | undefined };
   linkShortener: { url: string | undefined; key: string | undefined; login: string | undefined };
   /** Channel providers and the outbox worker (modules/channels). */
-  channels: { whatsappApiRoot: string; telegramApiRoot: string; retryBaseMs: number; maxAttempts: number; pollMs: number };
+  channels: { whatsappApiRoot: string; telegramApiRoot: string; retryBaseMs: number; maxAttempts: number; pollMs: number; vapid?: { publicKey: string; privateKey: string } };
   /** Credits given to each newly registered company. */
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
@@ -250,6 +253,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryBaseMs: env.CHANNEL_RETRY_BASE_MS,
       maxAttempts: env.CHANNEL_MAX_ATTEMPTS,
       pollMs: env.CHANNEL_POLL_MS,
+      vapid: env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY } : undefined,
     },
     newCompanyBonus: env.NEW_COMPANY_BONUS,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,

@@ -70,6 +70,19 @@ CREATE TABLE "TelegramRecipient" (
     CONSTRAINT "TelegramRecipient_pkey" PRIMARY KEY ("userId","companyId")
 );
 
+-- CreateTable
+CREATE TABLE "PushSubscription" (
+    "id" UUID NOT NULL,
+    "userId" UUID NOT NULL,
+    "sessionId" TEXT,
+    "endpoint" TEXT NOT NULL,
+    "p256dh" TEXT NOT NULL,
+    "auth" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "PushSubscription_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "ChannelSetting_webhookKey_key" ON "ChannelSetting"("webhookKey");
 
@@ -96,6 +109,12 @@ CREATE INDEX "ChannelOutbox_channel_externalId_idx" ON "ChannelOutbox"("channel"
 
 -- CreateIndex
 CREATE UNIQUE INDEX "ChannelOutbox_messageId_userId_key" ON "ChannelOutbox"("messageId", "userId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "PushSubscription_endpoint_key" ON "PushSubscription"("endpoint");
+
+-- CreateIndex
+CREATE INDEX "PushSubscription_userId_idx" ON "PushSubscription"("userId");
 
 -- AddForeignKey
 ALTER TABLE "ChannelSetting" ADD CONSTRAINT "ChannelSetting_companyId_fkey" FOREIGN KEY ("companyId") REFERENCES "Company"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -38,3 +38,11 @@ export const testMessageInput = z.object({
 });
 export const whatsappEntryInput = z.object(inCompany);
 export const telegramNotifyInput = z.object(inCompany);
+
+/** A browser's PushSubscription.toJSON(). */
+const base64url = (max: number) => z.string().regex(/^[\w-]+=*$/, 'Invalid key').max(max);
+export const pushSubscribeInput = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  keys: z.object({ p256dh: base64url(200), auth: base64url(100) }),
+});
+export const pushUnsubscribeInput = z.object({ endpoint: z.string().max(2000) });

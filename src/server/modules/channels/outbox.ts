@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps';
 import { advanceWatermarkAsServer, markRelayFailedAsServer } from '../chat/service';
 import { ChannelSendError, type ChannelKind, type OutboundMessage } from './channel';
 import { channelFor, loadConnection } from './connections';
+import { sendPush } from './push';
 
 /** Message types a channel customer receives: what they would see on the public page. */
 const RELAYED_TYPES = ['texto', 'arquivo', 'imagem', 'info'];
@@ -52,6 +53,12 @@ function fileKind(m: { fileMime: string | null; isRecording: boolean; type: stri
   return 'document';
 }
 
+async function sendThroughChannel(deps: WorkerDeps, tx: Tx, row: ChannelOutbox, outbound: OutboundMessage) {
+  const conn = await loadConnection(deps, tx, row.companyId, row.channel as ChannelKind);
+  if (!conn) throw new ChannelSendError(`The ${row.channel === 'whatsapp' ? 'WhatsApp' : 'Telegram'} connection is not set up`, false);
+  return channelFor(deps.config, row.channel as ChannelKind).send(conn, outbound);
+}
+
 type Outcome =
   | { kind: 'sent'; row: ChannelOutbox; delivered: boolean }
   | { kind: 'failed'; row: ChannelOutbox; reason: string }
@@ -88,9 +95,7 @@ async function deliverOne(deps: WorkerDeps): Promise<Outcome | null> {
         }
       }
       try {
-        const conn = await loadConnection(deps, tx, row.companyId, row.channel as ChannelKind);
-        if (!conn) throw new ChannelSendError(`The ${row.channel === 'whatsapp' ? 'WhatsApp' : 'Telegram'} connection is not set up`, false);
-        const sent = await channelFor(deps.config, row.channel as ChannelKind).send(conn, outbound);
+        const sent = row.channel === 'push' ? await sendPush(deps, row.to, outbound.text) : await sendThroughChannel(deps, tx, row, outbound);
         const status = sent.delivered ? 'delivered' : 'sent';
         const updated = await tx.channelOutbox.update({
           where: { id: row.id },

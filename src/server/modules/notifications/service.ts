@@ -8,6 +8,7 @@ import type { Mailer } from '../../mail';
 import { unreadMessagesMail } from '../../mail/templates';
 import type { Realtime } from '../../realtime';
 import { relayNotificationsToTelegram } from '../channels/notify';
+import { relayNotificationsToPush } from '../channels/push';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -52,6 +53,7 @@ export async function createNotifications(tx: Prisma.TransactionClient, rows: Ne
   const created = await tx.notification.createManyAndReturn({ data });
   // Attendants who linked their Telegram get them there too (channels outbox, same transaction).
   await relayNotificationsToTelegram(tx, created);
+  await relayNotificationsToPush(tx, created);
   return created;
 }
 
