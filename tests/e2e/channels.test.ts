@@ -151,3 +151,42 @@ describe('Telegram', () => {
     expect(await server.db.telegramRecipient.count({ where: { companyId: c.company.id } })).toBe(0);
   });
 });
+
+describe('Web Push', () => {
+  it('the service worker shows a pushed notification with no app tab open', async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
+    const context = await browser.newContext({ locale: 'en-US' });
+    contexts.push(context);
+    const [name, value] = bia.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
+    await context.grantPermissions(['notifications'], { origin: server.url });
+    const blank = await context.newPage(); // not the app: hosts the DevTools session
+    const cdp = await context.newCDPSession(blank);
+    await cdp.send('ServiceWorker.enable');
+    const registered = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
+        const r = e.registrations.find((x) => x.scopeURL.startsWith(server.url));
+        if (r) resolve(r.registrationId);
+      }),
+    );
+    // Opening the notifications page with permission granted registers the worker (and subscribes where a push service exists).
+    const app = await context.newPage();
+    await app.goto(`${server.url}/i/notifications`);
+    const registrationId = await registered;
+    await expect.poll(() => context.serviceWorkers().length).toBeGreaterThan(0);
+    const worker = context.serviceWorkers()[0]!;
+    await app.close();
+    // The worker knows the tab is gone (a visible tab would show it in the app instead).
+    const windows = () => worker.evaluate(async () => (await (self as unknown as { clients: { matchAll(o: object): Promise<unknown[]> } }).clients.matchAll({ type: 'window', includeUncontrolled: true })).length);
+    await expect.poll(windows).toBe(0);
+
+    // What the push service would deliver (payload as modules/channels/push.ts writes it).
+    const payload = { id: 'n1', title: 'New request in the queue', body: 'Vera · Fale Conosco', action: '/i/recent/queue/all' };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data: JSON.stringify(payload) });
+    await expect
+      .poll(() => worker.evaluate(async () => (await (self as unknown as { registration: ServiceWorkerRegistration }).registration.getNotifications()).map((n: Notification) => [n.title, n.body])))
+      .toEqual([['New request in the queue', 'Vera · Fale Conosco']]);
+  });
+});
+
