@@ -110,6 +110,18 @@ const envSchema = z
     /** Largest file, image or voice message one chat upload may carry, in bytes (default 25 MB). */
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(5 * 1024 ** 3).default(25 * 1024 * 1024),
 
+    /** Channels: where the WhatsApp Business Cloud API and the Telegram Bot API answer (tests point them at local servers). */
+    WHATSAPP_API_ROOT: z.preprocess(emptyToUndefined, z.url().default('https://graph.facebook.com/v21.0')),
+    TELEGRAM_API_ROOT: z.preprocess(emptyToUndefined, z.url().default('https://api.telegram.org')),
+    /** Channel outbox: first retry after this many ms, doubling up to an hour; attempts before a message is failed. */
+    CHANNEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+    CHANNEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+    /** Web Push VAPID key pair (base64url, as `web-push generate-vapid-keys` prints); generated into DATA_DIR when unset. */
+    VAPID_PUBLIC_KEY: optionalString,
+    VAPID_PRIVATE_KEY: optionalString,
+    /** How often the channel outbox worker looks for due rows, in ms. */
+    CHANNEL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+
     /** Credits a newly registered company starts with (the template's bonusnewcompany). */
     NEW_COMPANY_BONUS: z.coerce.number().min(0).max(1_000_000_000).default(0),
 
@@ -168,6 +180,8 @@ export interface Config {
   sms: { url: string | undefined; token: string | undefined };
   translator: { url: string | undefined; key: string | undefined };
   linkShortener: { url: string | undefined; key: string | undefined; login: string | undefined };
+  /** Channel providers and the outbox worker (modules/channels). */
+  channels: { whatsappApiRoot: string; telegramApiRoot: string; retryBaseMs: number; maxAttempts: number; pollMs: number; vapid?: { publicKey: string; privateKey: string } };
   /** Credits given to each newly registered company. */
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
@@ -254,6 +268,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sms: { url: env.SMS_URL, token: env.SMS_TOKEN },
     translator: { url: env.TRANSLATOR_URL, key: env.TRANSLATOR_KEY },
     linkShortener: { url: env.LINK_SHORTENER_URL, key: env.LINK_SHORTENER_KEY, login: env.LINK_SHORTENER_LOGIN },
+    channels: {
+      whatsappApiRoot: env.WHATSAPP_API_ROOT.replace(/\/+$/, ''),
+      telegramApiRoot: env.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
+      retryBaseMs: env.CHANNEL_RETRY_BASE_MS,
+      maxAttempts: env.CHANNEL_MAX_ATTEMPTS,
+      pollMs: env.CHANNEL_POLL_MS,
+      vapid: env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY } : undefined,
+    },
     newCompanyBonus: env.NEW_COMPANY_BONUS,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     payments: {

@@ -27,6 +27,7 @@ import { uploadFeedAttachment } from './modules/feeds/upload';
 import { uploadNoteAttachment } from './modules/notes/upload';
 import { presenceSettled } from './modules/chat/presence';
 import { checkHealth } from './modules/system/service';
+import { channelWebhooks } from './modules/channels/http';
 import { createContext } from './trpc';
 import { uploadDoctorDocument } from './modules/telemedicine/upload';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
@@ -116,6 +117,8 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.get('/commerce/sale/:id/pdf', downloadCommercePdf(deps, 'sale'));
   app.get('/calendar/feed/:file', serveFeed(deps));
   app.post('/webhooks/payments/:provider', ...paymentWebhook(deps));
+
+  app.use('/webhooks', channelWebhooks(deps));
 
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(

@@ -2,6 +2,7 @@ import { operatorRouter } from './modules/billing/operator-router';
 import { billingRouter } from './modules/billing/router';
 import { calendarRouter } from './modules/calendar/router';
 import { callsRouter } from './modules/calls/router';
+import { channelsRouter } from './modules/channels/router';
 import { chatRouter } from './modules/chat/router';
 import { commerceRouter, commerceViewRouter } from './modules/commerce/router';
 import { clientsRouter } from './modules/clients/router';
@@ -45,6 +46,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   calls: callsRouter,
   calendar: calendarRouter,
+  channels: channelsRouter,
   billing: billingRouter,
   operator: operatorRouter,
   reports: reportsRouter,

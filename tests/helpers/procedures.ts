@@ -38,6 +38,7 @@ export const NON_MEMBER_COMPANY_PROCEDURES: Readonly<Record<string, string>> = {
   'telemedicine.offered': 'public: whether the company offers consultations (its public page links to them), nothing else',
   'telemedicine.enrol': 'participant: a user enrols as a doctor with a company (not its member yet); writes only their own enrolment',
   'telemedicine.request': "participant: a patient asks a telemedicine company for a consultation; writes only the patient's own consultation",
+  'channels.whatsappEntry': 'public: the WhatsApp number a company publishes for its customers (/{emp}/whatsapp), nothing else',
   'feeds.publicPost': 'public: one feed post its author published publicly (/{emp}/feeds/{feedId}); any other post is "Post not found"',
 };
 const allowedForNonMembers = (p: ProcedureInfo) => Object.hasOwn(NON_MEMBER_COMPANY_PROCEDURES, p.path);

@@ -9,6 +9,7 @@ import { SIGN_IN_PAIR_PREFIX, SIGN_IN_THROTTLE } from '../modules/identity/rate-
 import { purgeExpiredGuests } from '../modules/identity/service';
 import { emailOfflineParticipants, purgeOldNotifications } from '../modules/notifications/service';
 import { startQueueAlarm } from '../modules/service/alarm';
+import { startChannelWorker } from '../modules/channels/outbox';
 
 type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'realtime' | 'mailer' | 'config' | 'storage'>;
 
@@ -69,10 +70,13 @@ export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
   // Timers on the app's clock rather than cron, so tests move time instead of waiting.
   const queueAlarm = startQueueAlarm(deps);
   const reminders = startReminders(deps);
+  // Claims rows with FOR UPDATE SKIP LOCKED: every instance runs it.
+  const channelWorker = startChannelWorker(deps);
   return {
     stop: async () => {
       queueAlarm.stop();
       await reminders.stop();
+      await channelWorker.stop();
       for (const t of tasks) await t.stop();
     },
   };

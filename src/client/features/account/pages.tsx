@@ -1,8 +1,5 @@
-import { msg } from '@lingui/core/macro';
-import { placeholderPage } from '../../ui/Placeholder';
-
 export { MyAccountPage, UserSettingsPage } from './AccountPages';
 export { InvitesPage, SelectCompanyPage } from './CompaniesPages';
 export { NotificationsPage } from '../notifications/NotificationsPage';
-/** Links a Telegram chat to the user's notifications; opened from Telegram, without the app shell. */
-export const TelegramNotifyPage = placeholderPage(msg`Telegram notifications`);
+/** Links the attendant's Telegram to a company bot for their notifications; without the app shell. */
+export { TelegramNotifyPage } from '../channels/TelegramNotifyPage';

@@ -72,6 +72,8 @@ interface ItemProps {
 /** One message: info messages as a centred line, the others as a bubble with time and ticks. */
 export function MessageItem({ message, mine, showAuthor, watermarks, people }: ItemProps) {
   const { t, i18n } = useLingui();
+  // A relay (channels module) gave up on this message: the provider's reason, as it said it.
+  const relayFailed = (message.data as { relayFailed?: { channel: string; reason: string } } | null)?.relayFailed;
   const { domain } = useChat();
 
   if (message.type === 'info') {
@@ -124,8 +126,13 @@ export function MessageItem({ message, mine, showAuthor, watermarks, people }: I
             </span>
           )}
           <time dateTime={message.createdAt}>{timeOf(message.createdAt, i18n.locale)}</time>
-          {mine && <Ticks state={ticksFor(message.seq, watermarks)} />}
+          {mine && <Ticks state={relayFailed ? 'failed' : ticksFor(message.seq, watermarks)} />}
         </span>
+        {relayFailed && !removed && (
+          <p className="channels-relay-failed muted" role="note">
+            {relayFailed.channel === 'telegram' ? t`Not delivered on Telegram: ${relayFailed.reason}` : t`Not delivered on WhatsApp: ${relayFailed.reason}`}
+          </p>
+        )}
       </div>
       {!removed && <MessageActions message={message} mine={mine} />}
     </li>

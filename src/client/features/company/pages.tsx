@@ -1,8 +1,6 @@
-import { msg } from '@lingui/core/macro';
 import { Outlet, useParams } from 'react-router-dom';
 import { domainSchema } from '../../../shared/schemas/company';
 import { NotFound } from '../../ui/NotFound';
-import { placeholderPage } from '../../ui/Placeholder';
 
 /**
  * /:emp/... — a company's public pages. The first segment only names a company when it could be
@@ -17,5 +15,5 @@ export function CompanyLayout() {
 export { BlockedPage, CompanyInvitationLinkPage, InvitationPage, JoinCompanyPage, WaitApprovalPage } from './JoinPages';
 export { RegisterCompanyPage } from './RegisterCompanyPage';
 
-export const CompanyWhatsAppPage = placeholderPage(msg`WhatsApp`);
+export { CompanyWhatsAppPage } from '../channels/CompanyWhatsAppPage';
 export { CompanyHomePage, ContactUsPage, CustomerChatPage, DirectQueuePage, DirectRequestPage, TicketPage } from './ServicePages';

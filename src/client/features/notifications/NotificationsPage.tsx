@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
@@ -8,6 +8,7 @@ import { FormError } from '../../ui/Form';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { askBrowserPermission, browserPermission, type BrowserPermission } from './browser';
+import { ensurePushSubscription } from './push';
 import { notificationTitle } from './texts';
 
 /** /i/notifications: newest first, read and unread, and the browser's permission to show them. */
@@ -99,6 +100,11 @@ function BrowserNotifications() {
   const [permission, setPermission] = useState<BrowserPermission>(browserPermission);
   const [help, setHelp] = useState(false);
   const { t } = useLingui();
+  const client = trpc.useUtils().client;
+  // Allowed: this browser also gets them by Web Push while no tab is open (channels module).
+  useEffect(() => {
+    if (permission === 'granted') void ensurePushSubscription(client);
+  }, [permission, client]);
   if (permission === 'granted') return null;
   return (
     <div className="notice-warn browser-notifications" role="status">

@@ -6,7 +6,6 @@ import { Link, NavLink, Outlet, useMatch } from 'react-router-dom';
 import { LoadingSkeleton } from '../../ui/Skeleton';
 import { useSettingsCompany } from './useSelectedCompany';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
-import { placeholderPage } from '../../ui/Placeholder';
 
 /**
  * The settings sections, each with who may open it. Today every section is for the company's
@@ -86,5 +85,5 @@ export { QueueSettingsPage, QueuesPage } from './QueuesPages';
 export { GroupPage, GroupsPage } from './GroupsPages';
 export { FormsSettingsPage } from '../forms/SettingsPage';
 export { ProductsPage } from '../commerce/ProductsPage';
-export const TelegramSettingsPage = placeholderPage(msg`Telegram`);
-export const WhatsAppSettingsPage = placeholderPage(msg`WhatsApp`);
+export { TelegramSettingsPage } from '../channels/ChannelSettingsPages';
+export { WhatsAppSettingsPage } from '../channels/ChannelSettingsPages';

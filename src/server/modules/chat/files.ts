@@ -241,3 +241,49 @@ export async function storeFileMessage(
     throw err;
   }
 }
+
+/**
+ * A file a channel customer sent (WhatsApp, Telegram), already downloaded from the provider by the
+ * channels module: stored and written as their message like an upload, under the same size limit
+ * and company quota. Idempotent by clientId (the provider's message id).
+ */
+export async function storeRelayedFile(
+  deps: Pick<ChatContext, 'db' | 'clock' | 'realtime' | 'storage' | 'config'>,
+  company: ChatContext['company'],
+  input: { conversationId: string; authorId: string; clientId: string; name: string; mime: string | null; bytes: Buffer; text?: string; isRecording?: boolean },
+): Promise<ChatMessage> {
+  const max = deps.config.maxUploadBytes;
+  if (input.bytes.length > max) throw new UploadRefused(413, fileTooLargeText(max), 'fileTooLarge', { maxBytes: max });
+  await assertFitsQuota(deps.db, company.id, input.bytes.length);
+  const image = detectChatImage(input.bytes);
+  const mime = image ?? cleanMime(input.mime ?? undefined);
+  const messageId = randomUUID();
+  const name = sanitizeFileName(input.name);
+  const key = fileKey(company.domain, input.conversationId, messageId, name);
+  await deps.storage.put(key, input.bytes, { size: input.bytes.length, contentType: mime });
+  try {
+    const appended = await deps.db.$transaction(async (tx) => {
+      await lockCompanyQuota(tx, company.id);
+      await assertFitsQuota(tx, company.id, input.bytes.length);
+      return appendMessage(
+        tx,
+        company.domain,
+        {
+          id: messageId,
+          conversationId: input.conversationId,
+          authorId: input.authorId,
+          clientId: input.clientId,
+          type: image ? 'imagem' : 'arquivo',
+          text: input.text ?? '',
+          file: { key, name, size: input.bytes.length, mime, isRecording: !!input.isRecording },
+        },
+        deps.clock.now(),
+      );
+    }, WRITE_TX);
+    emitMessage(deps.realtime, appended);
+    return appended.message;
+  } catch (err) {
+    await deps.storage.delete(key).catch(() => undefined);
+    throw err;
+  }
+}

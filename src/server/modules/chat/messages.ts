@@ -396,3 +396,49 @@ export async function messageDetails(ctx: ChatContext, input: { conversationId: 
     }),
   };
 }
+
+/**
+ * A relay (WhatsApp, Telegram) reports that a channel customer received or read up to a message:
+ * their watermark moves as their own markDelivered / markRead would move it, so the attendants'
+ * ticks and the message details work for channel customers too.
+ */
+export async function advanceWatermarkAsServer(
+  deps: Pick<ChatContext, 'db' | 'clock' | 'realtime'>,
+  input: { conversationId: string; userId: string; kind: 'delivered' | 'read'; uptoSeq: number },
+) {
+  const { conversationId, userId, kind, uptoSeq: upto } = input;
+  const now = deps.clock.now();
+  const moved = await deps.db.$transaction(async (tx) => {
+    const field = kind === 'read' ? 'readSeq' : 'deliveredSeq';
+    const { count } = await tx.participant.updateMany({
+      where: { conversationId, userId, [field]: { lt: upto } },
+      data: kind === 'read' ? { readSeq: upto } : { deliveredSeq: upto },
+    });
+    if (count === 0) return false;
+    if (kind === 'read') await tx.participant.updateMany({ where: { conversationId, userId, deliveredSeq: { lt: upto } }, data: { deliveredSeq: upto } });
+    await tx.receipt.create({ data: { conversationId, userId, kind, uptoSeq: upto, at: now } });
+    return true;
+  }, WRITE_TX);
+  if (!moved) return false;
+  const everyone = await deps.db.participant.findMany({ where: { conversationId, removed: false }, select: { userId: true } });
+  deps.realtime.toUsers(
+    everyone.map((p) => p.userId),
+    'receipt:update',
+    { conversationId, userId, kind, uptoSeq: upto },
+  );
+  return true;
+}
+
+/**
+ * A relayed message could not be delivered after every retry: the message says so, with the
+ * provider's reason (data.relayFailed), as a change every tab receives.
+ */
+export async function markRelayFailedAsServer(
+  deps: Pick<ChatContext, 'db' | 'clock' | 'realtime' | 'storage'>,
+  company: ChatContext['company'],
+  input: { conversationId: string; messageId: string; channel: string; reason: string },
+) {
+  return changeMessage({ ...deps, company, member: null }, input.conversationId, input.messageId, async (_tx, m) => ({
+    data: { ...((m.data as Record<string, unknown> | null) ?? {}), relayFailed: { channel: input.channel, reason: input.reason } },
+  }));
+}

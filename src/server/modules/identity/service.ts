@@ -377,3 +377,11 @@ export async function describeMe(db: Db, user: User | null) {
     },
   };
 }
+
+/**
+ * A person who reaches a company only through a relay (WhatsApp, Telegram): an account with a
+ * name and no way to sign in. The channels module keeps how to reach them.
+ */
+export function createRelayUser(db: Db | Prisma.TransactionClient, name: string, now: Date): Promise<User> {
+  return db.user.create({ data: { name: name.trim().slice(0, 100) || '?', createdAt: now } });
+}

@@ -7,6 +7,8 @@ import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail';
 import { unreadMessagesMail } from '../../mail/templates';
 import type { Realtime } from '../../realtime';
+import { relayNotificationsToTelegram } from '../channels/notify';
+import { relayNotificationsToPush } from '../channels/push';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -48,7 +50,11 @@ export async function createNotifications(tx: Prisma.TransactionClient, rows: Ne
   }
   const data = rows.filter((r) => !r.companyId || allowed.has(`${r.companyId}:${r.userId}:${r.adminOnly ? 'admin' : 'user'}`));
   if (data.length === 0) return [];
-  return tx.notification.createManyAndReturn({ data });
+  const created = await tx.notification.createManyAndReturn({ data });
+  // Attendants who linked their Telegram get them there too (channels outbox, same transaction).
+  await relayNotificationsToTelegram(tx, created);
+  await relayNotificationsToPush(tx, created);
+  return created;
 }
 
 /** Call after the transaction that wrote the rows has committed, never inside it. */
