@@ -27,10 +27,11 @@ import { presenceSettled } from './modules/chat/presence';
 import { checkHealth } from './modules/system/service';
 import { createContext } from './trpc';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
+import { frameHeaders, serveWidgetScript } from './widget/http';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce|widget\.js)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -111,6 +112,8 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.get('/commerce/budget/:id/pdf', downloadCommercePdf(deps, 'budget'));
   app.get('/commerce/sale/:id/pdf', downloadCommercePdf(deps, 'sale'));
 
+  app.get('/widget.js', serveWidgetScript());
+
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(
     '/trpc',
@@ -131,6 +134,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.use(express.static(clientDir, { index: false, maxAge: '1h', immutable: false }));
   app.use((req, res, next) => {
     if (req.method !== 'GET' || SERVER_PATHS.test(req.path)) return next();
+    frameHeaders(req.path, res);
     const index = path.join(clientDir, 'index.html');
     if (!fs.existsSync(index)) {
       res.status(503).type('text/plain').send('The browser app is not built yet: run `npm run build`.');

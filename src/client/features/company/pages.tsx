@@ -19,3 +19,4 @@ export { RegisterCompanyPage } from './RegisterCompanyPage';
 
 export const CompanyWhatsAppPage = placeholderPage(msg`WhatsApp`);
 export { CompanyHomePage, ContactUsPage, CustomerChatPage, DirectQueuePage, DirectRequestPage, TicketPage } from './ServicePages';
+export { WidgetPage } from './WidgetPage';
