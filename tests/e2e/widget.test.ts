@@ -6,6 +6,7 @@
  * visitor asks for service, an attendant (API) answers, and the visitor sees it; the arrival
  * sound plays while the tab is hidden unless muted; the close button closes the panel.
  */
+import AxeBuilder from '@axe-core/playwright';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -67,6 +68,10 @@ describe('the embeddable widget', () => {
     await chat.getByRole('heading', { name: c.company.name }).waitFor();
     await chat.getByText('Hi! Questions about your order?').waitFor();
 
+    // Readable and labelled, the launcher's shadow root and the iframe's page included.
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+
     await chat.getByLabel('To start, tell us your name:').fill('Vera Visitante');
     await chat.getByRole('button', { name: 'Send request' }).click();
     await chat.getByText('Your position in the queue:').waitFor();
@@ -113,4 +118,21 @@ describe('the embeddable widget', () => {
     await launcher.click();
     await log.getByText('Já localizei.').waitFor();
   }, 120_000);
+
+  it('fills a phone screen when open, its close button in reach', async () => {
+    const context = await browser.newContext({ locale: 'pt-BR', viewport: { width: 390, height: 844 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(siteUrl);
+    // The launcher's own words follow the visitor's language.
+    await page.getByRole('button', { name: 'Fale conosco' }).click();
+    const panel = page.getByRole('dialog', { name: 'Fale conosco' });
+    await page.frameLocator('iframe').getByRole('button', { name: 'Enviar solicitação' }).waitFor();
+    expect(await panel.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+    const close = (await page.getByRole('button', { name: 'Fechar conversa' }).boundingBox())!;
+    expect(close.y).toBeGreaterThanOrEqual(0);
+    expect(close.x + close.width).toBeLessThanOrEqual(390);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
+  }, 60_000);
 });

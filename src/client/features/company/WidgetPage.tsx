@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { CONVERSATION_TYPE } from '../../../shared/constants';
 import { domainSchema } from '../../../shared/schemas/company';
-import { setWidgetToken } from '../../embed';
+import { setWidgetToken, widgetToken } from '../../embed';
 import { trpc } from '../../trpc';
 import { Button } from '../../ui/Button';
 import { NotFound } from '../../ui/NotFound';
@@ -26,17 +26,23 @@ export function WidgetPage() {
   );
 }
 
-/** An anonymous visitor's session kept in a token (see embed.ts), made on first visit. */
+/**
+ * An anonymous visitor's session kept in a token (see embed.ts), made on first visit. Never the
+ * cookie's user: a page that frames us must not act as a member who happens to be signed in here.
+ */
 function WidgetSession({ children }: { children: ReactNode }) {
   const utils = trpc.useUtils();
-  const me = trpc.auth.me.useQuery(undefined, { retry: 2 });
+  const [hasToken, setHasToken] = useState(() => !!widgetToken());
+  const me = trpc.auth.me.useQuery(undefined, { retry: 2, enabled: hasToken });
   const start = trpc.auth.embedSession.useMutation({
     onSuccess: (r) => {
       setWidgetToken(r.token);
       utils.auth.me.setData(undefined, r.me);
+      setHasToken(true);
     },
   });
-  const needsSession = me.isSuccess && !me.data.user;
+  // No token yet, or an expired one (the server no longer knows it).
+  const needsSession = !hasToken || (me.isSuccess && !me.data.user);
   // A ref: StrictMode runs effects twice, and two calls would make two visitors.
   const started = useRef(false);
   useEffect(() => {
@@ -52,7 +58,7 @@ function WidgetSession({ children }: { children: ReactNode }) {
       </p>
     );
   }
-  if (!me.data?.user) return <Spinner />;
+  if (needsSession || !me.data?.user) return <Spinner />;
   return children;
 }
 
