@@ -80,9 +80,9 @@ function WidgetMessenger({ domain }: { domain: string }) {
   };
   // A returning visitor comes back to the chat they left open.
   const resume = open.data?.find((s) => s.type !== CONVERSATION_TYPE.ticket);
+  // Keyed on the found id only: `update` changes with every address change and would loop.
   useEffect(() => {
     if (!conversationId && resume) update({ id: resume.conversationId });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [resume?.conversationId]);
 
   if (page.isPending || open.isPending) return <Spinner />;
