@@ -5,13 +5,14 @@
  * first page only downloads the shell and the screen it shows. An area builds a screen by
  * replacing the page's export in its pages.tsx; the route stays here.
  */
-import { lazy, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { AuthGuard } from './guard/AuthGuard';
 import { AppLayout } from './ui/AppLayout';
 import { NotFound } from './ui/NotFound';
 import { RootLayout } from './ui/RootLayout';
 import { RouteError } from './ui/RouteError';
+import { Spinner } from './ui/Spinner';
 
 /** What a route declares about access; the route guard reads it from `useMatches()`. */
 export interface RouteHandle {
@@ -237,6 +238,8 @@ const companyRoute: RouteObject = {
 };
 
 export const routes: RouteObject[] = [
+  // The embeddable widget's iframe (/widget.js): no app frame, its own anonymous session (embed.ts).
+  { path: ':emp/widget', element: <Suspense fallback={<Spinner />}>{company('WidgetPage')}</Suspense>, errorElement: <RouteError /> },
   {
     element: <RootLayout />,
     children: [

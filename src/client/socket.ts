@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/realtime';
+import { widgetToken } from './embed';
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -11,7 +12,16 @@ let socket: AppSocket | undefined;
  */
 export function getSocket(): AppSocket {
   if (!socket) {
-    const created: AppSocket = io({ path: '/socket.io', withCredentials: true, autoConnect: false });
+    const created: AppSocket = io({
+      path: '/socket.io',
+      withCredentials: true,
+      autoConnect: false,
+      // Read at every (re)connection: the embedded widget's token (see embed.ts), else the cookie.
+      auth: (cb) => {
+        const token = widgetToken();
+        cb(token ? { token } : {});
+      },
+    });
     // The server closes the sockets of a session that ends. When the tab itself changed identity
     // (signed in, became a guest) it now holds a new session cookie: connect again with it. A
     // session ended elsewhere has no successor, and the handshake refuses that one attempt.

@@ -31,10 +31,11 @@ import { channelWebhooks } from './modules/channels/http';
 import { createContext } from './trpc';
 import { uploadDoctorDocument } from './modules/telemedicine/upload';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
+import { frameHeaders, serveWidgetScript } from './widget/http';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce|calendar|webhooks)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce|calendar|webhooks|widget\.js)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -120,6 +121,8 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
 
   app.use('/webhooks', channelWebhooks(deps));
 
+  app.get('/widget.js', serveWidgetScript());
+
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(
     '/trpc',
@@ -140,6 +143,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.use(express.static(clientDir, { index: false, maxAge: '1h', immutable: false }));
   app.use((req, res, next) => {
     if (req.method !== 'GET' || SERVER_PATHS.test(req.path)) return next();
+    frameHeaders(req.path, res);
     const index = path.join(clientDir, 'index.html');
     if (!fs.existsSync(index)) {
       res.status(503).type('text/plain').send('The browser app is not built yet: run `npm run build`.');

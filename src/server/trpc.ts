@@ -18,14 +18,14 @@ import { companyOfSubject, decideAccess } from './modules/company/access';
 import { requirePlan } from './modules/company/plan';
 import { hit, RateLimitedError, type Limit } from './modules/identity/rate-limit';
 import { requirePermission } from './modules/profiles/permissions';
-import { SESSION_COOKIE, readCookie, resolveSession } from './modules/identity/sessions';
+import { requestToken, resolveSession } from './modules/identity/sessions';
 
 // ---------------------------------------------------------------------------------------------
 // 1. Context
 // ---------------------------------------------------------------------------------------------
 
 export async function createContext(deps: AppDeps, { req, res }: CreateExpressContextOptions) {
-  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  const token = requestToken(req.headers);
   const auth = token ? await resolveSession(deps.db, token, deps.clock.now()) : null;
   return { ...deps, req, res, log: req.log ?? deps.logger, user: auth?.user ?? null, session: auth?.session ?? null };
 }

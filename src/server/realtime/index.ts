@@ -18,7 +18,7 @@ import type { Logger } from '../logger';
 import type { CallsDeps } from '../modules/calls/service';
 import { registerCallSocketHandlers } from '../modules/calls/events';
 import { registerChatSocketHandlers } from '../modules/chat/events';
-import { readCookie, resolveSession, SESSION_COOKIE } from '../modules/identity/sessions';
+import { requestToken, resolveSession } from '../modules/identity/sessions';
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -96,7 +96,7 @@ export function createRealtime(
       return next(Object.assign(new Error(SOCKET_ORIGIN_REFUSED), { data: { code: 'ORIGIN_REFUSED' } }));
     }
     try {
-      const token = readCookie(socket.handshake.headers.cookie, SESSION_COOKIE);
+      const token = requestToken({ cookie: socket.handshake.headers.cookie }, (socket.handshake.auth as { token?: unknown } | undefined)?.token);
       const auth = token ? await resolveSession(deps.db, token, deps.clock.now()) : null;
       if (!auth) return next(new Error(SOCKET_UNAUTHENTICATED));
       // Counted over every instance through the adapter. Two handshakes of one user at the same

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { AVATAR_MAX_BYTES, detectImageType, NOT_AN_IMAGE } from '../../shared/domain/images';
 import type { AppDeps } from '../deps';
-import { readCookie, resolveSession, SESSION_COOKIE } from '../modules/identity/sessions';
+import { requestToken, resolveSession } from '../modules/identity/sessions';
 
 const TOO_LARGE = 'The image is too large (at most 5 MB)';
 
 /** The signed-in user of a plain HTTP request (uploads are not tRPC calls), or a 401 answered. */
 export async function requireUser(deps: AppDeps, req: Request, res: Response) {
-  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  const token = requestToken(req.headers);
   const auth = token ? await resolveSession(deps.db, token, deps.clock.now()) : null;
   if (!auth) res.status(401).json({ error: 'Sign in to continue' });
   return auth;

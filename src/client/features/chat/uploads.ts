@@ -8,6 +8,7 @@
  */
 import type { ChatMessageEvent } from '../../../shared/chat-events';
 import { fileTooLargeText, THUMB_MAX_BYTES } from '../../../shared/domain/files';
+import { widgetToken } from '../../embed';
 
 export interface Upload {
   /** The message's client id, also the upload's. */
@@ -159,6 +160,8 @@ export class UploadStore {
     xhr.open('PUT', `/uploads/chat/${encodeURIComponent(this.domain)}/${encodeURIComponent(upload.conversationId)}?${query}`);
     xhr.withCredentials = true;
     xhr.setRequestHeader('content-type', job.body.type || 'application/octet-stream');
+    const token = widgetToken();
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) this.update(job, { percent: Math.min(99, Math.round((e.loaded / e.total) * 100)) });
     };

@@ -194,7 +194,7 @@ export function DirectQueuePage() {
   );
 }
 
-function RequestForm({ domain, queueKey, onSent }: { domain: string; queueKey: string; onSent: (conversationId: string) => void }) {
+export function RequestForm({ domain, queueKey, onSent }: { domain: string; queueKey: string; onSent: (conversationId: string) => void }) {
   const { t } = useLingui();
   const serverMessage = useServerMessage();
   const me = trpc.auth.me.useQuery();

@@ -17,3 +17,4 @@ export { RegisterCompanyPage } from './RegisterCompanyPage';
 
 export { CompanyWhatsAppPage } from '../channels/CompanyWhatsAppPage';
 export { CompanyHomePage, ContactUsPage, CustomerChatPage, DirectQueuePage, DirectRequestPage, TicketPage } from './ServicePages';
+export { WidgetPage } from './WidgetPage';

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Send } from 'lucide-react';
+import { Bell, BellOff, Send } from 'lucide-react';
 import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatMessageEvent } from '../../../shared/chat-events';
 import { CONVERSATION_STATE, MESSAGE_MAX_LENGTH, TYPING_DELAY_MS } from '../../../shared/constants';
@@ -18,6 +18,8 @@ import { BudgetMessageCard } from '../commerce/BudgetCard';
 import { FormMessageCard } from '../forms/ConversationForms';
 import { describeServiceInfo, formatProtocol, STATE_LABELS } from './labels';
 import { useSocketEvent } from './live';
+import { useVisitorMute } from './visitorSound';
+import { playSound } from '../chat/sounds';
 
 /** Within this distance of the bottom the list follows new messages; further up it stays put. */
 const STICK_PX = 80;
@@ -45,6 +47,7 @@ export function CustomerConversation({ conversationId, onNewService }: { convers
   const [live, setLive] = useState<ChatMessageEvent[]>([]);
   const typing = useTypingIn(conversationId, myId);
   const refetchInfo = () => void utils.customer.conversation.invalidate({ conversationId });
+  const sound = useVisitorMute();
 
   useSocketEvent(
     'message:new',
@@ -52,6 +55,8 @@ export function CustomerConversation({ conversationId, onNewService }: { convers
       if (m.conversationId !== conversationId || m.isComment) return;
       setLive((list) => [...list, m]);
       if (m.authorId) typing.stopped(m.authorId);
+      // Only when the visitor is elsewhere: a visible chat shows the message already.
+      if (m.authorId && m.authorId !== myId && m.type !== 'info' && document.hidden && !sound.muted) playSound('receive');
       if (m.type === 'info' || m.type === 'propostaSLA') refetchInfo();
     },
     () => {
@@ -124,12 +129,21 @@ export function CustomerConversation({ conversationId, onNewService }: { convers
         <div>
           <strong>{c.companyName}</strong> · <Trans>Protocol {formatProtocol(c.protocol)}</Trans>
         </div>
-        <span className="badge" role="status">
-          {i18n._(STATE_LABELS[c.state] ?? STATE_LABELS[1]!)}
+        <span className="customer-header-end">
+          <span className="badge" role="status">
+            {i18n._(STATE_LABELS[c.state] ?? STATE_LABELS[1]!)}
+          </span>
+          <IconButton
+            label={t`Mute the message sound`}
+            icon={sound.muted ? BellOff : Bell}
+            aria-pressed={sound.muted}
+            onPress={sound.toggle}
+            tooltipPlacement="bottom"
+          />
         </span>
       </header>
       {/* The line is for the first attendant only: a transfer hands the visitor on, it does not queue them again. */}
-      {waiting && !c.takenAt && <WaitingInLine conversationId={conversationId} position={c.position} queueName={c.queueName} canLeave={c.canLeaveQueue} />}
+      {waiting && !c.takenAt && <WaitingInLine conversationId={conversationId} position={c.position} waitMinutes={c.estimatedWaitMinutes} queueName={c.queueName} canLeave={c.canLeaveQueue} />}
       {waiting && c.takenAt && (
         <p className="customer-notice" role="status">
           <Trans>You are being transferred to another attendant. Please wait a moment.</Trans>
@@ -225,7 +239,19 @@ function useTypingIn(conversationId: string, myId: string | null) {
   return { ids: Object.keys(until).sort(), stopped };
 }
 
-function WaitingInLine({ conversationId, position, queueName, canLeave }: { conversationId: string; position: number | null; queueName: string | null; canLeave: boolean }) {
+function WaitingInLine({
+  conversationId,
+  position,
+  waitMinutes,
+  queueName,
+  canLeave,
+}: {
+  conversationId: string;
+  position: number | null;
+  waitMinutes: number | null;
+  queueName: string | null;
+  canLeave: boolean;
+}) {
   const serverMessage = useServerMessage();
   const utils = trpc.useUtils();
   const leave = trpc.customer.leaveQueue.useMutation({ onSettled: () => utils.customer.conversation.invalidate({ conversationId }) });
@@ -236,6 +262,11 @@ function WaitingInLine({ conversationId, position, queueName, canLeave }: { conv
           <Trans>
             Your position in the queue: <strong className="position-number">{position}</strong>
           </Trans>
+        </p>
+      )}
+      {waitMinutes !== null && (
+        <p className="queue-wait">
+          <Trans>Estimated wait: about {waitMinutes} min</Trans>
         </p>
       )}
       {queueName && <p className="muted">{queueName}</p>}

@@ -48,6 +48,15 @@ export const authRouter = router({
   anonymous: publicProcedure.mutation(async ({ ctx }) =>
     ctx.user ? identity.describeMe(ctx.db, ctx.user) : signedIn(ctx, await identity.signInAnonymously(deps(ctx), meta(ctx))),
   ),
+  /**
+   * The embeddable widget's visitor: an anonymous session whose token goes back in the answer
+   * instead of a cookie (the iframe sits on another site, where browsers withhold our cookie);
+   * the widget sends it as a Bearer header. See docs/decisions.md, "Embeddable widget".
+   */
+  embedSession: publicProcedure.mutation(async ({ ctx }) => {
+    const result = await identity.signInAnonymously(deps(ctx), meta(ctx));
+    return { token: result.token, me: await identity.describeMe(ctx.db, result.user) };
+  }),
   guest: publicProcedure.input(guestInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signInAsGuest(deps(ctx), ctx.user, input.name, meta(ctx)))),
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signUp(deps(ctx), ctx.user, input, meta(ctx)))),
   signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signIn(deps(ctx), ctx.user, input, meta(ctx)))),

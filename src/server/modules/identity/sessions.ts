@@ -20,6 +20,20 @@ export function readCookie(header: string | undefined, name: string): string | u
   return header ? parseCookies(header)[name] : undefined;
 }
 
+/**
+ * The session token of a request: the cookie, or, for the embeddable widget (an iframe on
+ * another site, where browsers withhold our SameSite=Lax cookie), an `Authorization: Bearer`
+ * header its script adds. A header is never sent by the browser on its own, so it cannot be
+ * ridden by a forged cross-site request; when both are present the header wins, because only
+ * the widget sends it.
+ */
+export function requestToken(headers: { cookie?: string; authorization?: string }, handshakeToken?: unknown): string | undefined {
+  const bearer = /^Bearer ([\w-]{1,128})$/.exec(headers.authorization ?? '')?.[1];
+  if (bearer) return bearer;
+  if (typeof handshakeToken === 'string' && /^[\w-]{1,128}$/.test(handshakeToken)) return handshakeToken;
+  return readCookie(headers.cookie, SESSION_COOKIE);
+}
+
 export async function createSession(
   db: Db,
   userId: string,

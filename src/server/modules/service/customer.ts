@@ -23,7 +23,7 @@ import { appendMessage, emitMessage, toMessage } from '../chat/service';
 import { updateAccount } from '../identity/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
 import { readContactUs } from '../settings/service';
-import { pushConversationUpdated, queuePosition } from './events';
+import { estimatedWait, pushConversationUpdated, queuePosition } from './events';
 import { afterLeavingQueue, appendInfo, assertTakingRequests, createServiceRequest, emitAll, fail, findCompany, SERVICE_REQUEST_WHERE, type ServiceDeps } from './shared';
 
 // ---- the company's public page ----------------------------------------------------------------
@@ -196,6 +196,7 @@ export async function customerConversation(deps: ServiceDeps, user: User, conver
     protocol: c.protocol,
     queueName: c.queueName,
     position: await queuePosition(deps.db, c),
+    estimatedWaitMinutes: c.inQueue && !c.takenAt ? await estimatedWait(deps.db, company.id, deps.clock.now()) : null,
     responsibleName: responsible?.name ?? null,
     takenAt: c.takenAt,
     concludedAt: c.concludedAt,

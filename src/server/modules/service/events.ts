@@ -1,5 +1,6 @@
 import type { Conversation } from '../../../generated/prisma/client';
 import { canSeeRequest, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
+import { estimateWaitMinutes, WAIT_SAMPLE_DAYS, WAIT_SAMPLE_SIZE } from '../../../shared/domain/wait-estimate';
 import type { QueueRequestEvent } from '../../../shared/service-events';
 import { Prisma, type Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
@@ -96,6 +97,20 @@ export async function pushConversationUpdated(deps: PushDeps, conversationId: st
   const present = await deps.db.$queryRaw<{ userId: string }[]>`
     SELECT "userId"::text AS "userId" FROM "Participant" WHERE "conversationId" = ${conversationId}::uuid AND NOT "removed"`;
   deps.realtime.toUsers(new Set([...present.map((p) => p.userId), ...also]), 'conversation:updated', { conversationId });
+}
+
+/**
+ * The median time-to-take of the company's last requests taken in the past week, in minutes
+ * (see shared/domain/wait-estimate.ts); null when there are too few.
+ */
+export async function estimatedWait(db: Reader, companyId: string, now: Date): Promise<number | null> {
+  const taken = await db.conversation.findMany({
+    where: { companyId, takenAt: { gte: new Date(now.getTime() - WAIT_SAMPLE_DAYS * 86_400_000) }, queuedAt: { not: null } },
+    orderBy: { takenAt: 'desc' },
+    take: WAIT_SAMPLE_SIZE,
+    select: { queuedAt: true, takenAt: true },
+  });
+  return estimateWaitMinutes(taken.map((c) => c.takenAt!.getTime() - c.queuedAt!.getTime()));
 }
 
 /** A waiting request's place in its line (1 = next). */
