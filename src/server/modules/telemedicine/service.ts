@@ -146,6 +146,9 @@ export async function requestConsultation(deps: TeleDeps, user: User, input: z.o
         protocol,
         creatorId: patient.id,
         queueName: 'Telemedicina',
+        // It waits in the doctors' queue (not the service queue: inQueue stays false), which makes
+        // it a customer's request for the chat and the service rules (isServiceRequest).
+        queuedAt: now,
         createdAt: now,
         participants: { create: [{ userId: patient.id, joinedAt: now }] },
       },
