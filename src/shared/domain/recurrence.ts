@@ -5,7 +5,12 @@
  * each wall time is turned into an instant in the event's zone here, so a weekly 09:00 meeting
  * stays at 09:00 where it was created across daylight-saving changes, whatever zone views it.
  */
-import { RRule, type Options, Weekday } from 'rrule';
+import * as rruleModule from 'rrule';
+import type { Options, Weekday } from 'rrule';
+
+// rrule is CommonJS: Node's ESM loader (npm start) hands its exports over as `default`, bundlers
+// and Vitest by name. Either way, the same RRule.
+const { RRule } = (rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule;
 
 export const UNTITLED = '( Sem Título )';
 export const REPEAT_OPTIONS = ['todos', 'segsex', 'personalizarsemana', 'mensal', 'anual'] as const;
