@@ -141,6 +141,11 @@ describe('blocked or removed: access ends on every channel, on every instance', 
 
     await ana.call('chat.send', { conversationId, clientId: 'm1', text: 'antes' });
     await until(() => brunoGot.length === 1);
+    // His typing reaches Ana (and is then trusted for a minute without asking the database).
+    const anaTab = await tabOn(a, ana.cookie);
+    const typingSeen = collect(anaTab, 'typing');
+    brunoB.emit('typing', { conversationId });
+    await until(() => typingSeen.length === 1);
 
     const member = await a.db.member.findFirstOrThrow({ where: { companyId: company.id, userId: bruno.userId } });
     await ana.call('members.block', { memberId: member.id });
@@ -149,6 +154,10 @@ describe('blocked or removed: access ends on every channel, on every instance', 
     const roomNow = await inRoom(rooms.company(company.id));
     expect(roomNow).not.toContain(brunoB.id);
     expect(roomNow).not.toContain(brunoA.id);
+    // ...but not a moment after the block, though the minute has not passed.
+    brunoB.emit('typing', { conversationId });
+    await settle();
+    expect(typingSeen).toHaveLength(1);
 
     // The company's messages no longer reach him, on any tab; the others still get them.
     const celiaTab = messagesOf(await tabOn(b, celia.cookie));

@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../../../shared/realtime';
+import { rooms, type ClientToServerEvents, type InterServerEvents, type ServerToClientEvents, type SocketData } from '../../../shared/realtime';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime, UserRateLimiter } from '../../realtime';
@@ -19,6 +19,8 @@ const PARTICIPATION_TTL_MS = 60_000;
 export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; realtime: Realtime; logger: Logger; typingLimiter?: UserRateLimiter }) {
   const checked = new Map<string, number>();
   const conversationCompany = new Map<string, string>();
+  /** Conversations whose company this socket serves as a member: blocking them takes the room away. */
+  const asMember = new Set<string>();
   const userId = socket.data.userId;
   trackPresence(socket, deps);
 
@@ -32,6 +34,10 @@ export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; re
   async function relayTyping(payload: { conversationId: string } | undefined) {
     const conversationId = payload?.conversationId;
     if (typeof conversationId !== 'string' || !UUID.test(conversationId)) return;
+    // A member blocked or removed since the last check has left the company's room (on every
+    // instance, at once): the cached answer goes with it.
+    const companyId = conversationCompany.get(conversationId);
+    if (companyId && asMember.has(conversationId) && !socket.rooms.has(rooms.company(companyId))) checked.delete(conversationId);
     // Typing comes every 1.5 s while someone writes: one participation check a minute is enough.
     if ((checked.get(conversationId) ?? 0) < Date.now()) {
       const me = await deps.db.participant.findUnique({
@@ -43,6 +49,8 @@ export function registerChatSocketHandlers(socket: AppSocket, deps: { db: Db; re
       if (access?.refusal) return;
       checked.set(conversationId, Date.now() + PARTICIPATION_TTL_MS);
       conversationCompany.set(conversationId, me.conversation.companyId);
+      if (socket.rooms.has(rooms.company(me.conversation.companyId))) asMember.add(conversationId);
+      else asMember.delete(conversationId);
     }
     const others = await deps.db.participant.findMany({
       where: { conversationId, removed: false, NOT: { userId }, user: notRefusedBy(conversationCompany.get(conversationId)!) },
