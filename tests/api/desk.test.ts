@@ -84,4 +84,26 @@ describe('the desk', () => {
     const other = await serviceCompany(server, sockets);
     expect(ids(await other.admin.call('chat.recents', { domain: other.domain, filter: 'all', queueId: c.queue.id }, 'query'))).toEqual([]);
   });
+
+  it("shows the customer beside their request: contact and their other requests, never another company's", async () => {
+    const c = await serviceCompany(server, sockets);
+    const visitor = await anonymousVisitor(server, sockets);
+    const first = await visitor.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera Visitante', text: 'One' });
+    await c.admin.call('service.take', { domain: c.domain, conversationId: first.conversationId });
+    await c.admin.call('service.conclude', { domain: c.domain, conversationId: first.conversationId });
+    const second = await visitor.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', text: 'Two' });
+    await c.admin.call('service.take', { domain: c.domain, conversationId: second.conversationId });
+
+    const history = await c.admin.call('contacts.customerHistory', { domain: c.domain, userId: visitor.userId, exceptConversationId: second.conversationId }, 'query');
+    expect(history.contact).toMatchObject({ name: 'Vera Visitante' });
+    expect(history.conversations.map((x: { id: string; state: number }) => [x.id, x.state])).toEqual([[first.conversationId, 9999]]);
+    // A colleague's chats are not "requests" of theirs.
+    const bia = await c.attendant('Bia');
+    await bia.call('chat.startDirect', { domain: c.domain, userId: c.admin.userId });
+    expect((await c.admin.call('contacts.customerHistory', { domain: c.domain, userId: bia.userId }, 'query')).conversations).toEqual([]);
+
+    const other = await serviceCompany(server, sockets);
+    expect((await other.admin.attempt('contacts.customerHistory', { domain: c.domain, userId: visitor.userId }, 'query')).error?.code).toBe('FORBIDDEN');
+    expect(await other.admin.call('contacts.customerHistory', { domain: other.domain, userId: visitor.userId }, 'query')).toEqual({ contact: null, conversations: [] });
+  });
 });

@@ -127,7 +127,8 @@ describe('the conversation list', () => {
     expect(await page.getByRole('complementary', { name: 'Service' }).count()).toBe(0);
     await page.goto(`${server.url}/i/recent/chat/${request.conversationId}`);
     await page.getByText(/^Protocol /).waitFor();
-    await page.getByRole('complementary', { name: 'Service' }).waitFor();
+    const panel = page.getByRole('complementary', { name: 'Service' });
+    await panel.getByRole('region', { name: 'About the customer' }).getByText('This is their first request.').waitFor();
   });
 });
 

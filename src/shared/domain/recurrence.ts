@@ -10,7 +10,7 @@ import type { Options, Weekday } from 'rrule';
 
 // rrule is CommonJS: Node's ESM loader (npm start) hands its exports over as `default`, bundlers
 // and Vitest by name. Either way, the same RRule.
-const { RRule } = (rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule;
+const { RRule } = ('RRule' in rruleModule ? rruleModule : Reflect.get(rruleModule, 'default')) as typeof rruleModule;
 
 export const UNTITLED = '( Sem Título )';
 export const REPEAT_OPTIONS = ['todos', 'segsex', 'personalizarsemana', 'mensal', 'anual'] as const;

@@ -24,6 +24,8 @@ export const contactsListInput = z.object({
   limit: z.number().int().min(1).max(100).default(50),
 });
 export const contactInput = z.object({ ...inCompany, contactId: id });
+/** The customer of a service conversation, beside it: their contact and their other requests. */
+export const customerHistoryInput = z.object({ ...inCompany, userId: id, exceptConversationId: id.optional() });
 export const contactCreateInput = z.object({ ...inCompany, ...contactFields });
 export const contactUpdateInput = z.object({ ...inCompany, contactId: id, ...contactFields });
 /** Keeps `keepId`, folds `mergeId` into it and removes it. */

@@ -91,6 +91,7 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
           </>
         )}
       </dl>
+      {d.customer && <CustomerHistory domain={domain} userId={d.customer.id} conversationId={conversationId} />}
       <FormError message={failed ? serverMessage(failed) : null} />
       {done && <FormNotice>{done}</FormNotice>}
       <div className="form-actions">
@@ -330,6 +331,60 @@ function Tasks({ domain, conversationId, tasks }: { domain: string; conversation
           </button>
         </div>
       </form>
+    </section>
+  );
+}
+
+/**
+ * The customer beside their request: their contact (e-mail, phone, organisation, tags, a link to
+ * it) and their other requests to this company, so the attendant sees who they are serving.
+ */
+function CustomerHistory({ domain, userId, conversationId }: { domain: string; userId: string; conversationId: string }) {
+  const { t, i18n } = useLingui();
+  const history = trpc.contacts.customerHistory.useQuery({ domain, userId, exceptConversationId: conversationId }, { retry: false, staleTime: 30_000 });
+  if (history.isPending) return <Spinner />;
+  // Not being able to read it leaves the rest of the panel as it is.
+  if (!history.data) return null;
+  const { contact, conversations } = history.data;
+  return (
+    <section className="service-customer" aria-label={t`About the customer`}>
+      {contact && (
+        <p className="service-customer-contact">
+          <Link to={`/i/recent/customers/${contact.id}`}>{contact.name}</Link>
+          {[contact.organization, contact.email, contact.phone].filter(Boolean).map((v) => (
+            <span key={v} className="muted">
+              {' · '}
+              {v}
+            </span>
+          ))}
+          {contact.tags.map((tag) => (
+            <span key={tag} className="badge">
+              {tag}
+            </span>
+          ))}
+        </p>
+      )}
+      <h3 className="panel-subtitle">
+        <Trans>Previous requests</Trans>
+      </h3>
+      {conversations.length === 0 ? (
+        <p className="muted">
+          <Trans>This is their first request.</Trans>
+        </p>
+      ) : (
+        <ul className="service-history">
+          {conversations.map((c) => (
+            <li key={c.id}>
+              <Link to={`/i/recent/chat/${c.id}`}>{formatProtocol(c.protocol)}</Link>{' '}
+              <span className={STATE_BADGE[c.state] ?? 'badge'}>{i18n._(STATE_LABELS[c.state] ?? STATE_LABELS[1]!)}</span>{' '}
+              <span className="muted">
+                {[c.queueName, i18n.date(new Date(c.createdAt), { dateStyle: 'short' })].filter(Boolean).join(' · ')}
+                {c.rating !== null && ` · ${'★'.repeat(c.rating)}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -11,7 +11,7 @@
  * Socket: contacts:import {importId, status, total, processed, created, updated, failed} to the importer.
  */
 import { z } from 'zod';
-import { contactCreateInput, contactImportInput, contactInput, contactMergeInput, contactsListInput, contactUpdateInput } from '../../../shared/schemas/contacts';
+import { contactCreateInput, contactImportInput, contactInput, contactMergeInput, contactsListInput, contactUpdateInput, customerHistoryInput } from '../../../shared/schemas/contacts';
 import { domainSchema } from '../../../shared/schemas/company';
 import { memberProcedure, router } from '../../trpc';
 import { importStatus } from './imports';
@@ -20,6 +20,7 @@ import * as contacts from './service';
 export const contactsRouter = router({
   list: memberProcedure.input(contactsListInput).query(({ ctx, input }) => contacts.listContacts(ctx, input)),
   get: memberProcedure.input(contactInput).query(({ ctx, input }) => contacts.getContact(ctx, input.contactId)),
+  customerHistory: memberProcedure.input(customerHistoryInput).query(({ ctx, input }) => contacts.customerHistory(ctx, input.userId, input.exceptConversationId)),
   create: memberProcedure
     .meta({ permission: 'addContacts' })
     .input(contactCreateInput)

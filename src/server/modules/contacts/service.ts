@@ -6,6 +6,7 @@
  * from its accounts (userIds): their conversations in this company, the ratings they gave and
  * the calls they were in.
  */
+import { CONVERSATION_TYPE } from '../../../shared/constants';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Contact, Prisma, User } from '../../../generated/prisma/client';
@@ -82,6 +83,32 @@ async function ownContact(db: Db | Prisma.TransactionClient, companyId: string, 
 }
 
 /** /i/recent/customers/{id}: the record, the company's additional fields, and the history. */
+/**
+ * A customer as the attendant's side panel shows them: their contact in this company (if any)
+ * and their other requests here, newest first (ten at most).
+ */
+export async function customerHistory(ctx: ContactsContext, userId: string, exceptConversationId?: string) {
+  const [contact, conversations] = await Promise.all([
+    ctx.db.contact.findFirst({
+      where: { companyId: ctx.company.id, userIds: { has: userId } },
+      select: { id: true, name: true, email: true, phone: true, organization: true, tags: true },
+    }),
+    ctx.db.conversation.findMany({
+      where: {
+        companyId: ctx.company.id,
+        participants: { some: { userId } },
+        // A customer's requests (isServiceRequest), not chats the person had as a colleague.
+        OR: [{ type: CONVERSATION_TYPE.ticket }, { type: CONVERSATION_TYPE.single, queuedAt: { not: null } }],
+        ...(exceptConversationId && { id: { not: exceptConversationId } }),
+      },
+      orderBy: { createdAt: 'desc' },
+      take: 10,
+      select: { id: true, protocol: true, title: true, queueName: true, state: true, rating: true, createdAt: true },
+    }),
+  ]);
+  return { contact, conversations };
+}
+
 export async function getContact(ctx: ContactsContext, contactId: string) {
   const contact = await ownContact(ctx.db, ctx.company.id, contactId);
   const accounts = contact.userIds;
