@@ -202,6 +202,8 @@ describe('toasts', () => {
     const page = await pageOf(c.admin, c.company.id);
     await page.goto(`${server.url}/i/notes`);
     await navLink(page, /^Recent chats/).waitFor();
+    // A toast is for what arrives live: wait until the tab's chat is connected.
+    await page.locator('html[data-chat="live"]').waitFor({ state: 'attached' });
     const notices = page.locator('.toast-region');
 
     const { conversationId } = await bia.call('chat.startDirect', { domain: c.domain, userId: c.admin.userId });
