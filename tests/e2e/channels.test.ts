@@ -176,6 +176,10 @@ describe('Web Push', () => {
     const registrationId = await registered;
     await expect.poll(() => context.serviceWorkers().length).toBeGreaterThan(0);
     const worker = context.serviceWorkers()[0]!;
+    // A push delivered before the worker is active is dropped: wait for it to be the active one.
+    await expect
+      .poll(() => worker.evaluate(() => (self as unknown as { registration: ServiceWorkerRegistration }).registration.active?.state))
+      .toBe('activated');
     await app.close();
     // The worker knows the tab is gone (a visible tab would show it in the app instead).
     const windows = () => worker.evaluate(async () => (await (self as unknown as { clients: { matchAll(o: object): Promise<unknown[]> } }).clients.matchAll({ type: 'window', includeUncontrolled: true })).length);

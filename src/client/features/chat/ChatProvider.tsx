@@ -24,6 +24,7 @@ import { playOnceAcrossTabs } from './sounds';
 import { normalizeMessage, type ConversationLog, type OutgoingMessage } from './sync';
 import { UploadStore, type Upload } from './uploads';
 import type { Conversation, Recent, RecentsPage } from './types';
+import { messageToast } from './messageToast';
 import { setUnreadCount } from './unreadCount';
 
 export interface Me {
@@ -87,10 +88,9 @@ export function ChatProvider(props: { domain: string; companyName: string; isAdm
   // A message for a conversation not on screen, while the app is: a toast that opens it.
   const incomingRef = useRef<(message: ChatMessageEvent, engine: ChatEngine) => void>(() => {});
   incomingRef.current = (message, engine) => {
-    const onScreen = engine.isReading(message.conversationId) || window.location.pathname.startsWith(`/i/recent/chat/${message.conversationId}`);
-    if (document.visibilityState !== 'visible' || onScreen || message.type === 'info') return;
-    const text = message.text || message.file?.name || i18n._(msg`New message`);
-    toast.info(text.length > 120 ? `${text.slice(0, 120)}…` : text, {
+    const shown = messageToast(message, { visible: document.visibilityState === 'visible', reading: engine.isReading(message.conversationId), path: window.location.pathname });
+    if (!shown) return;
+    toast.info(shown.text ?? i18n._(msg`New message`), {
       title: message.authorName ?? undefined,
       key: `message:${message.conversationId}`,
       action: { label: i18n._(msg`Open`), onAction: () => void navigate(`/i/recent/chat/${message.conversationId}`) },
