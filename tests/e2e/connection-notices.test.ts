@@ -10,6 +10,7 @@ import { rooms, SOCKET_TOO_FAST } from '../../src/shared/realtime';
 import { launchBrowser } from '../helpers/browser';
 import { createCompany, createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { budget } from '../helpers/time';
 
 let server: TestServer;
 let browser: Browser;
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 /** Waits until the server holds exactly `count` sockets of the user (it notices a closed tab a moment later). */
 async function socketsOf(userId: string, count: number) {
-  const end = Date.now() + 15_000;
+  const end = Date.now() + budget(15_000);
   for (;;) {
     const open = await server.server.io.in(rooms.user(userId)).fetchSockets();
     if (open.length === count) return;
@@ -68,7 +69,8 @@ describe('live connection notices', () => {
     expect(await banner.isVisible()).toBe(true);
     await first.close();
     await socketsOf(user.id, 0);
-    await banner.getByRole('button', { name: 'OK' }).click();
+    // OK reloads the page: wait for the new document, not the heading still shown by the old one.
+    await Promise.all([second.waitForEvent('load'), banner.getByRole('button', { name: 'OK' }).click()]);
     await second.getByRole('heading', { name: 'Recent chats' }).waitFor();
     await socketsOf(user.id, 1);
     expect(await second.getByRole('alert').filter({ hasText: 'tabs open' }).count()).toBe(0);
