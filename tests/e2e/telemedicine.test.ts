@@ -139,20 +139,19 @@ describe.skipIf(!bin)(`a consultation in the browser${why}`, () => {
     // One tab each, as people use it: the doctor joins from the dashboard and comes back to it.
     const doctorCall = doctor;
     const callLink = await doctor.getByRole('link', { name: 'Join the video call' }).getAttribute('href');
-    // The doctor is in the call first, then the patient joins (two people pressing "Join now" in
-    // the same instant can miss each other's camera: noted on the calls issue).
+    // The doctor is in the call first, then the patient joins.
     await doctorCall.goto(`${server.url}${callLink}`);
     await doctorCall.getByRole('dialog', { name: 'Choose your audio and video options' }).getByRole('button', { name: 'Join now' }).click();
     await doctorCall.getByRole('toolbar', { name: 'Call controls' }).waitFor();
     await patient.getByRole('link', { name: 'Join the video call' }).click();
     await patient.getByRole('dialog', { name: 'Choose your audio and video options' }).getByRole('button', { name: 'Join now' }).click();
     await patient.getByRole('toolbar', { name: 'Call controls' }).waitFor();
-    // The patient's camera reaches the doctor. The other direction is not asserted yet: under a
-    // loaded machine the patient (who joins by link while the call still rings them) sometimes
-    // receives no video; open on issue 19 until that race in the calls module is found.
-    await expect.poll(() => inboundVideo(doctorCall), { timeout: budget(30_000), message: 'doctor receives video' }).toBeGreaterThan(0);
-    const before = await inboundVideo(doctorCall);
-    await expect.poll(() => inboundVideo(doctorCall), { timeout: budget(30_000) }).toBeGreaterThan(before);
+    // Video flows both ways, and keeps flowing.
+    for (const [page, who] of [[doctorCall, 'doctor'], [patient, 'patient']] as const) {
+      await expect.poll(() => inboundVideo(page), { timeout: budget(30_000), message: `${who} receives video` }).toBeGreaterThan(0);
+      const before = await inboundVideo(page);
+      await expect.poll(() => inboundVideo(page), { timeout: budget(30_000), message: `${who} keeps receiving video` }).toBeGreaterThan(before);
+    }
     const consultation = await server.db.consultation.findFirstOrThrow({ where: { patientId: patientUser.id } });
     expect((await server.db.call.findUniqueOrThrow({ where: { id: consultation.callId! } })).telemedicine).toBe(true);
     // The patient, and only the patient, is asked about recording inside the call.

@@ -59,10 +59,15 @@ const REQUEST_TIMEOUT_MS = 20_000;
 export class CallSession {
   private readonly socket: AppSocket;
   private readonly device = new Device();
-  private sendTransport: types.Transport | undefined;
-  private recvTransport: types.Transport | undefined;
+  // Promises, not transports: two consumes (or publishes) started together must share the one
+  // transport being created. Two recv transports would split consumers between a server transport
+  // the browser never connects and a connected one that carries nothing: a remote tile stays black.
+  private sendTransport: Promise<types.Transport> | undefined;
+  private recvTransport: Promise<types.Transport> | undefined;
   private readonly producers = new Map<MediaSource, types.Producer>();
   private readonly consumers = new Map<string, types.Consumer>();
+  /** Producers whose consumer is being set up: the join's list and a newProducer event may offer the same one. */
+  private readonly consuming = new Set<string>();
   private snapshot: SessionSnapshot = {
     status: 'connecting',
     media: 'idle',
@@ -163,6 +168,16 @@ export class CallSession {
     return joined;
   }
 
+  /** The one transport of that direction, created on first use; a failed creation is tried again next time. */
+  private ensureTransport(direction: 'send' | 'recv'): Promise<types.Transport> {
+    const key = direction === 'send' ? 'sendTransport' : 'recvTransport';
+    this[key] ??= this.transport(direction).catch((err: unknown) => {
+      this[key] = undefined;
+      throw err;
+    });
+    return this[key];
+  }
+
   private async transport(direction: 'send' | 'recv'): Promise<types.Transport> {
     const params = await this.request('createTransport', { direction });
     const transport = direction === 'send' ? this.device.createSendTransport(params) : this.device.createRecvTransport(params);
@@ -195,10 +210,19 @@ export class CallSession {
   }
 
   private async consume(info: ProducerInfo): Promise<void> {
-    if (info.userId === this.userId || this.consumers.has(info.producerId) || this.snapshot.status === 'closed') return;
-    this.recvTransport ??= await this.transport('recv');
+    if (info.userId === this.userId || this.consumers.has(info.producerId) || this.consuming.has(info.producerId) || this.snapshot.status === 'closed') return;
+    this.consuming.add(info.producerId);
+    try {
+      await this.consumeNew(info);
+    } finally {
+      this.consuming.delete(info.producerId);
+    }
+  }
+
+  private async consumeNew(info: ProducerInfo): Promise<void> {
+    const recvTransport = await this.ensureTransport('recv');
     const params = await this.request('consume', { producerId: info.producerId, rtpCapabilities: this.device.recvRtpCapabilities! });
-    const consumer = await this.recvTransport.consume({ id: params.consumerId, producerId: params.producerId, kind: params.kind, rtpParameters: params.rtpParameters });
+    const consumer = await recvTransport.consume({ id: params.consumerId, producerId: params.producerId, kind: params.kind, rtpParameters: params.rtpParameters });
     this.consumers.set(info.producerId, consumer);
     await this.request('resumeConsumer', { consumerId: consumer.id });
     const remote: RemoteTrack = { producerId: info.producerId, userId: info.userId, source: info.source, kind: info.kind, track: consumer.track, paused: info.paused };
@@ -213,12 +237,12 @@ export class CallSession {
 
   /** Sends a track: the microphone, the camera (320x240@30) or the screen (1280x720@30). */
   async publish(source: MediaSource, track: MediaStreamTrack): Promise<void> {
-    this.sendTransport ??= await this.transport('send');
+    const sendTransport = await this.ensureTransport('send');
     const existing = this.producers.get(source);
     if (existing) {
       await existing.replaceTrack({ track });
     } else {
-      const producer = await this.sendTransport.produce({
+      const producer = await sendTransport.produce({
         track,
         appData: { source },
         ...(source === 'mic' && { codecOptions: { opusStereo: false, opusDtx: true } }),
@@ -292,8 +316,8 @@ export class CallSession {
     clearTimeout(this.noticeTimer);
     for (const producer of this.producers.values()) producer.track?.stop();
     for (const track of [this.snapshot.local.mic, this.snapshot.local.cam, this.snapshot.local.screen]) track?.stop();
-    this.sendTransport?.close();
-    this.recvTransport?.close();
+    void this.sendTransport?.then((t) => t.close(), () => {});
+    void this.recvTransport?.then((t) => t.close(), () => {});
     this.socket.disconnect();
     this.update({ status: 'closed' });
   }
