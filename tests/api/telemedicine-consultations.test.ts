@@ -157,6 +157,47 @@ describe('health data', () => {
     expect((await bia.attempt('telemedicine.accessLog', { domain: c.domain }, 'query')).error?.code).toBe('FORBIDDEN');
   });
 
+  it("logs reads of the consultation's files and recordings through the conversation, with links that last a minute", async () => {
+    const c = await telemedicineCompany(server, sockets);
+    const { doctor } = await approvedDoctor(server, sockets, c);
+    const ana = await customer(server, sockets, 'Ana');
+    const req = await ana.call('telemedicine.request', { domain: c.domain });
+    await doctor.call('telemedicine.takeNext');
+    const last = await server.db.message.aggregate({ where: { conversationId: req.conversationId }, _max: { seq: true } });
+    const seq = (last._max.seq ?? 0) + 1;
+    const file = (n: number, isRecording: boolean) => ({
+      conversationId: req.conversationId,
+      seq: seq + n,
+      authorId: doctor.userId,
+      type: 'arquivo',
+      text: isRecording ? 'consulta.webm' : 'exame.pdf',
+      fileKey: `${c.domain}/${req.conversationId}/${n}/${isRecording ? 'consulta.webm' : 'exame.pdf'}`,
+      fileName: isRecording ? 'consulta.webm' : 'exame.pdf',
+      fileSize: BigInt(10),
+      isRecording,
+    });
+    const exam = await server.db.message.create({ data: file(0, false) });
+    const recording = await server.db.message.create({ data: file(1, true) });
+
+    const before = Date.now();
+    const links = await ana.call('customer.fileLinks', { conversationId: req.conversationId, messageIds: [exam.id] }, 'query');
+    expect(links.links).toHaveLength(1);
+    const lifetime = (l: { expiresAt: string | Date }) => new Date(l.expiresAt).getTime() - before;
+    expect(lifetime(links)).toBeLessThanOrEqual(61_000);
+    await doctor.call('customer.fileLinks', { conversationId: req.conversationId, messageIds: [recording.id] }, 'query');
+    const log = await c.admin.call('telemedicine.accessLog', { domain: c.domain }, 'query');
+    expect(log.map((l: { userId: string; what: string }) => `${l.what}:${l.userId === doctor.userId ? 'doctor' : 'patient'}`).sort()).toEqual(['file:patient', 'recording:doctor']);
+
+    // A conversation that is not a consultation keeps the chat's usual links and writes no log.
+    const plain = await c.attendant('Bia', { groupIds: [c.group('member')] });
+    const { conversationId } = await ana.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Ana' });
+    await plain.call('service.take', { domain: c.domain, conversationId });
+    const note = await server.db.message.create({ data: { ...file(0, false), conversationId, seq: 1000, authorId: plain.userId, fileKey: `${c.domain}/${conversationId}/x/a.pdf` } });
+    const usual = await ana.call('customer.fileLinks', { conversationId, messageIds: [note.id] }, 'query');
+    expect(lifetime(usual)).toBeGreaterThan(240_000);
+    expect(await c.admin.call('telemedicine.accessLog', { domain: c.domain }, 'query')).toHaveLength(2);
+  });
+
   it('stores the patient consent to record, by the patient only', async () => {
     const c = await telemedicineCompany(server, sockets);
     const { doctor } = await approvedDoctor(server, sockets, c);

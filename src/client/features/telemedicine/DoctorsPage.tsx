@@ -100,7 +100,7 @@ export function StatusBadge({ status }: { status: EnrolmentStatus }) {
   return <Badge tone={STATUS_TONES[status]}>{i18n._(STATUS_LABELS[status])}</Badge>;
 }
 
-const WHAT = { notes: 'notes', recording: 'recording', transcript: 'transcript' } as const;
+const WHAT = { notes: 'notes', recording: 'recording', transcript: 'transcript', file: 'file' } as const;
 
 /** Who read which consultation's health data, and when (never the data). */
 function AccessLog({ domain }: { domain: string }) {
@@ -110,7 +110,7 @@ function AccessLog({ domain }: { domain: string }) {
   if (log.isPending) return <LoadingSkeleton variant="table" rows={3} />;
   if (log.isError) return <RefusalState title={t`The access log could not be loaded`} message={text(log.error.message)} />;
   type Row = (typeof log.data)[number];
-  const what = (w: string) => (w === WHAT.notes ? t`Clinical notes` : w === WHAT.recording ? t`Recording` : w === WHAT.transcript ? t`Transcript` : w);
+  const what = (w: string) => (w === WHAT.notes ? t`Clinical notes` : w === WHAT.recording ? t`Recording` : w === WHAT.transcript ? t`Transcript` : w === WHAT.file ? t`File in the conversation` : w);
   return (
     <Card title={t`Health data access log`}>
       <DataTable<Row>

@@ -15,7 +15,7 @@ export async function describeCall(deps: CallsDeps, userId: string, callId: stri
     state: (await loadState(deps.db, callId))!,
     link: mayShare ? `/${call.company.domain}/call/${call.id}/${call.linkKey}` : null,
     hostInstance: call.hostInstance,
-    recordings: await listRecordings(deps, callId),
+    recordings: await listRecordings(deps, userId, call),
   };
 }
 
@@ -25,11 +25,11 @@ export async function conversationCalls(deps: CallsDeps, actor: { userId: string
   const conversation = found && { id: found.id, title: found.title, type: found.type };
   if (!conversation) throw new TRPCError({ code: 'NOT_FOUND', message: 'Conversation not found' });
   if (!(await isConversationParticipant(deps.db, conversationId, actor.userId))) throw new TRPCError({ code: 'FORBIDDEN', message: 'You are not in this conversation' });
-  const calls = await deps.db.call.findMany({ where: { conversationId }, orderBy: { createdAt: 'desc' }, take: 20, select: { id: true } });
+  const calls = await deps.db.call.findMany({ where: { conversationId }, orderBy: { createdAt: 'desc' }, take: 20, select: { id: true, conversationId: true } });
   return {
     conversation,
     calls: await Promise.all(
-      calls.map(async ({ id }) => ({ state: (await loadState(deps.db, id))!, recordings: await listRecordings(deps, id) })),
+      calls.map(async (call) => ({ state: (await loadState(deps.db, call.id))!, recordings: await listRecordings(deps, actor.userId, call) })),
     ),
   };
 }

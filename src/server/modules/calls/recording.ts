@@ -13,7 +13,7 @@ import { CALL_MESSAGES as M, joinRefusal } from '../../../shared/domain/calls';
 import { recordingFileName, recordingStartRefusal, recordingStopRefusal, type RecordingState } from '../../../shared/domain/recording';
 import { Recorder } from '../../media/recorder';
 import { chargeRecording } from '../billing/service';
-import { companyStorageUsage, UPLOAD_MESSAGES } from '../chat/files';
+import { companyStorageUsage, fileLinkSeconds, UPLOAD_MESSAGES } from '../chat/files';
 import { appendMessage, emitMessage, messagesWithFile, removeMessageAsServer } from '../chat/service';
 import { timerKeys } from './hub';
 import { endCall, endHooks, NO_RECORDING_CONSENT, pushState, recordingHooks, type CallsDeps } from './service';
@@ -188,11 +188,13 @@ endHooks.finishRecording = async (deps, callId) => {
 };
 
 /** The call's recordings with short-lived links to play them (participants of the call or its conversation). */
-export async function listRecordings(deps: CallsDeps, callId: string) {
-  const all = await deps.db.callRecording.findMany({ where: { callId, removedAt: null }, orderBy: { startedAt: 'asc' } });
+export async function listRecordings(deps: CallsDeps, userId: string, call: { id: string; conversationId: string }) {
+  const all = await deps.db.callRecording.findMany({ where: { callId: call.id, removedAt: null }, orderBy: { startedAt: 'asc' } });
   // A recording message removed in the chat took its object with it: that recording is gone too.
   const present = await messagesWithFile(deps.db, all.map((r) => r.messageId));
   const rows = all.filter((r) => present.has(r.messageId));
+  if (rows.length === 0) return [];
+  const seconds = await fileLinkSeconds(deps.db, { conversationId: call.conversationId, userId, what: 'recording', at: deps.clock.now() });
   return Promise.all(
     rows.map(async (r) => ({
       id: r.id,
@@ -202,7 +204,7 @@ export async function listRecordings(deps: CallsDeps, callId: string) {
       durationMs: r.durationMs,
       startedAt: r.startedAt,
       endedAt: r.endedAt,
-      url: await deps.storage.presignGet(r.fileKey, 3600),
+      url: await deps.storage.presignGet(r.fileKey, seconds),
     })),
   );
 }

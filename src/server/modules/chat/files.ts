@@ -126,23 +126,55 @@ export async function unsharedFileKeys(
   return new Set(rows.map((r) => r.k));
 }
 
+/**
+ * Set by the telemedicine module: a consultation's files and recordings are health data, so a read is
+ * written to its access log before any link is made, and the link lasts a minute. Answers the
+ * link's lifetime in seconds, or null for a conversation that is not a consultation.
+ */
+export const healthDataHooks: {
+  fileRead?: (db: Db, read: { conversationId: string; userId: string; what: 'file' | 'recording'; at: Date }) => Promise<number | null>;
+} = {};
+
+/** The lifetime of the links about to be handed out for this conversation (logging a health-data read). */
+export async function fileLinkSeconds(db: Db, read: { conversationId: string; userId: string; what: 'file' | 'recording'; at: Date }): Promise<number> {
+  return (await healthDataHooks.fileRead?.(db, read)) ?? FILE_LINK_SECONDS;
+}
+
+type FileRow = { id: string; fileKey: string | null; thumbKey: string | null; fileName: string | null; isRecording: boolean };
+
+/** Signed links to message files, for both sides of a conversation (members and customers). */
+export async function signFileLinks(
+  deps: { db: Db; storage: ChatContext['storage']; clock: ChatContext['clock'] },
+  userId: string,
+  conversationId: string,
+  rows: FileRow[],
+  input: { variant: 'file' | 'thumb'; download: boolean },
+) {
+  const now = deps.clock.now();
+  const withKey = rows.filter((row) => (input.variant === 'thumb' ? row.thumbKey : row.fileKey));
+  const seconds = withKey.length
+    ? await fileLinkSeconds(deps.db, { conversationId, userId, what: withKey.some((r) => r.isRecording) ? 'recording' : 'file', at: now })
+    : FILE_LINK_SECONDS;
+  const links = [];
+  for (const row of withKey) {
+    const key = (input.variant === 'thumb' ? row.thumbKey : row.fileKey)!;
+    const url = await deps.storage.presignGet(key, seconds, input.download && row.fileName ? { downloadName: row.fileName } : undefined);
+    links.push({ messageId: row.id, url });
+  }
+  return { links, expiresAt: new Date(now.getTime() + seconds * 1000) };
+}
+
 /** Short-lived links to files of messages the caller can see (participants only). */
 export async function fileLinks(ctx: ChatContext, input: z.output<typeof fileLinksInput>) {
   await participation(ctx, input.conversationId);
   const rows = await ctx.db.message.findMany({
     where: { id: { in: input.messageIds }, conversationId: input.conversationId, removed: false, fileKey: { not: null }, ...visibleMessages(ctx) },
-    select: { id: true, fileKey: true, thumbKey: true, fileName: true },
+    select: FILE_ROW,
   });
-  const expiresAt = new Date(ctx.clock.now().getTime() + FILE_LINK_SECONDS * 1000);
-  const links = [];
-  for (const row of rows) {
-    const key = input.variant === 'thumb' ? row.thumbKey : row.fileKey;
-    if (!key) continue;
-    const url = await ctx.storage.presignGet(key, FILE_LINK_SECONDS, input.download && row.fileName ? { downloadName: row.fileName } : undefined);
-    links.push({ messageId: row.id, url });
-  }
-  return { links, expiresAt };
+  return signFileLinks(ctx, ctx.userId, input.conversationId, rows, input);
 }
+
+export const FILE_ROW = { id: true, fileKey: true, thumbKey: true, fileName: true, isRecording: true } as const;
 
 export type UploadParams = z.output<typeof uploadQuery> & { conversationId: string; size: number; declaredType: string | undefined };
 

@@ -15,11 +15,11 @@ import { applyRating, publicRating } from '../../../shared/domain/rating';
 import { serviceTransition } from '../../../shared/domain/service-states';
 import { answerSla as answerSlaRule, slaProposalState } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type contactUsSubmitInput, type customerFileLinksInput, type customerMessagesInput, type customerSendInput, type requestServiceInput } from '../../../shared/schemas/service';
-import { FILE_LINK_SECONDS } from '../../../shared/domain/files';
 import type { Db } from '../../db/client';
 import type { ObjectStore } from '../../storage';
 import type { CompanyContext } from '../company/service';
 import { appendMessage, emitMessage, toMessage } from '../chat/service';
+import { FILE_ROW, signFileLinks } from '../chat/files';
 import { updateAccount } from '../identity/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
 import { readContactUs } from '../settings/service';
@@ -232,17 +232,9 @@ export async function customerFileLinks(deps: ServiceDeps & { storage: ObjectSto
   await asCustomer(deps.db, user.id, input.conversationId);
   const rows = await deps.db.message.findMany({
     where: { id: { in: input.messageIds }, conversationId: input.conversationId, isComment: false, removed: false, fileKey: { not: null } },
-    select: { id: true, fileKey: true, thumbKey: true, fileName: true },
+    select: FILE_ROW,
   });
-  const expiresAt = new Date(deps.clock.now().getTime() + FILE_LINK_SECONDS * 1000);
-  const links = [];
-  for (const row of rows) {
-    const key = input.variant === 'thumb' ? row.thumbKey : row.fileKey;
-    if (!key) continue;
-    const url = await deps.storage.presignGet(key, FILE_LINK_SECONDS, input.download && row.fileName ? { downloadName: row.fileName } : undefined);
-    links.push({ messageId: row.id, url });
-  }
-  return { links, expiresAt };
+  return signFileLinks(deps, user.id, input.conversationId, rows, input);
 }
 
 /** The customer answers. Idempotent by clientId, like the chat's own send. */

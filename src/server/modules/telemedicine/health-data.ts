@@ -6,14 +6,24 @@
  */
 import type { User } from '../../../generated/prisma/client';
 import { TELEMEDICINE_MESSAGES as M } from '../../../shared/schemas/telemedicine';
+import { healthDataHooks } from '../chat/files';
 import { consultationFor } from './service';
 import { fail, HEALTH_LINK_SECONDS, type TeleDeps, type TeleMemberContext } from './shared';
 
-type What = 'notes' | 'recording' | 'transcript';
+type What = 'notes' | 'recording' | 'transcript' | 'file';
 
 async function logAccess(deps: TeleDeps, c: { id: string; companyId: string }, userId: string, what: What) {
   await deps.db.healthDataAccess.create({ data: { companyId: c.companyId, consultationId: c.id, userId, what, at: deps.clock.now() } });
 }
+
+// The consultation's files and recordings reached through the chat, the customer side or the call
+// screen are health data too: logged before the link is made, and the link lasts a minute.
+healthDataHooks.fileRead = async (db, read) => {
+  const c = await db.consultation.findUnique({ where: { conversationId: read.conversationId }, select: { id: true, companyId: true } });
+  if (!c) return null;
+  await db.healthDataAccess.create({ data: { companyId: c.companyId, consultationId: c.id, userId: read.userId, what: read.what, at: read.at } });
+  return HEALTH_LINK_SECONDS;
+};
 
 /** The doctor writes a note during (or right after) the consultation. */
 export async function addNote(deps: TeleDeps, user: User, consultationId: string, text: string) {
