@@ -30,6 +30,7 @@ import { checkHealth } from './modules/system/service';
 import { channelWebhooks } from './modules/channels/http';
 import { createContext } from './trpc';
 import { uploadDoctorDocument } from './modules/telemedicine/upload';
+import { doctorSocketChanged } from './modules/telemedicine/events';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 import { frameHeaders, serveWidgetScript } from './widget/http';
 
@@ -61,6 +62,9 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
     logger: base.logger,
     clock: base.clock,
     onSocketCount: (n) => metrics.openSockets.set(n),
+    // A doctor's presence is their switch AND an open tab (the spec's presence database): the
+    // admins and the waiting patients learn when the last tab closes or the first one opens.
+    onUserSocket: (userId) => void doctorSocketChanged({ db: base.db, realtime }, userId).catch((err) => base.logger.warn({ err, userId }, 'doctor presence push failed')),
     calls: callsDeps,
     adapter: opts.socketAdapter,
     limits: {

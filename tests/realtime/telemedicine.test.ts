@@ -60,12 +60,27 @@ describe('doctor presence across two instances', () => {
     // Nobody online yet: the wait is unknown, not invented.
     expect(req.estimatedWaitMs).toBeNull();
     const { doctor } = await approvedDoctor(a, sockets, c, { online: false });
-    await tabOn(a, doctor);
+    const doctorTab = await tabOn(a, doctor);
     await doctor.call('telemedicine.setOnline', { online: true });
     await until(() => presence.some((p) => p.userId === doctor.userId && p.online));
     await until(() => positions.some((p) => p.consultationId === req.consultationId && p.estimatedWaitMs === 0));
     // Read through B, the doctor on A counts as online.
     expect((await onB(c.admin).call('telemedicine.enrolments', { domain: c.domain }, 'query'))[0]).toMatchObject({ online: true });
+
+    // The doctor closes their last tab without switching off: offline for everyone, at once; the
+    // waiting patient's estimate is unknown again. Opening a tab brings them back.
+    presence.length = 0;
+    positions.length = 0;
+    doctorTab.disconnect();
+    await until(() => presence.some((p) => p.userId === doctor.userId && !p.online));
+    await until(() => positions.some((p) => p.consultationId === req.consultationId && p.estimatedWaitMs === null));
+    expect((await onB(c.admin).call('telemedicine.enrolments', { domain: c.domain }, 'query'))[0]).toMatchObject({ online: false });
+    presence.length = 0;
+    await tabOn(b, doctor);
+    await until(() => presence.some((p) => p.userId === doctor.userId && p.online));
+    expect((await c.admin.call('telemedicine.enrolments', { domain: c.domain }, 'query'))[0]).toMatchObject({ online: true });
+
+    presence.length = 0;
     await doctor.call('telemedicine.setOnline', { online: false });
     await until(() => presence.some((p) => p.userId === doctor.userId && !p.online));
   });

@@ -66,6 +66,8 @@ export function createRealtime(
     logger: Logger;
     clock: Clock;
     onSocketCount?: (n: number) => void;
+    /** A socket of this user connected or closed (it has already left its rooms): presence kept elsewhere may change. */
+    onUserSocket?: (userId: string) => void;
     calls?: () => CallsDeps;
     /** The adapter factory (realtime/adapter.ts); undefined = in-memory, one instance. */
     adapter?: Parameters<Io['adapter']>[0];
@@ -160,7 +162,11 @@ export function createRealtime(
     socket.on('ping', (ack) => {
       if (typeof ack === 'function') ack({ serverTime: Date.now() });
     });
-    socket.on('disconnect', () => deps.onSocketCount?.(io.engine.clientsCount));
+    deps.onUserSocket?.(socket.data.userId);
+    socket.on('disconnect', () => {
+      deps.onSocketCount?.(io.engine.clientsCount);
+      deps.onUserSocket?.(socket.data.userId);
+    });
     registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger, typingLimiter });
     if (deps.calls) registerCallSocketHandlers(socket, deps.calls());
   });

@@ -12,16 +12,17 @@ import { TELEMEDICINE_MESSAGES as M, type enrolInput, type setStatusInput } from
 import { declaredSize, storeBody, UploadRefused } from '../../uploads/module-files';
 import { activeAdminUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { findCompany } from '../service/shared';
-import { pushPresence } from './events';
+import { onlineDoctors, pushPresence } from './events';
 import { fail, HEALTH_LINK_SECONDS, type TeleDeps, type TeleMemberContext } from './shared';
 
 /** The enrolment as screens show it. */
-async function present(deps: Pick<TeleDeps, 'db'>, rows: DoctorEnrolment[]) {
+async function present(deps: Pick<TeleDeps, 'db' | 'realtime'>, rows: DoctorEnrolment[]) {
   const ids = rows.map((r) => r.userId);
   const [users, presence] = await Promise.all([
     deps.db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } }),
     deps.db.doctorPresence.findMany({ where: { userId: { in: ids } } }),
   ]);
+  const online = await onlineDoctors(deps, presence);
   return rows.map((r) => {
     const u = users.find((x) => x.id === r.userId);
     return {
@@ -40,7 +41,7 @@ async function present(deps: Pick<TeleDeps, 'db'>, rows: DoctorEnrolment[]) {
       createdAt: r.createdAt,
       blockedAt: r.blockedAt,
       lastUpdate: r.lastUpdate,
-      online: presence.find((p) => p.userId === r.userId)?.online ?? false,
+      online: online.has(r.userId),
       moves: statusMoves(r.status as EnrolmentStatus),
     };
   });
@@ -91,7 +92,7 @@ export async function enrol(deps: TeleDeps, user: User, input: z.output<typeof e
 }
 
 /** The caller's own enrolments, and whether they are a global doctor (the route guard asks). */
-export async function myEnrolments(deps: Pick<TeleDeps, 'db'>, user: User) {
+export async function myEnrolments(deps: Pick<TeleDeps, 'db' | 'realtime'>, user: User) {
   const rows = await deps.db.doctorEnrolment.findMany({ where: { userId: user.id }, orderBy: { createdAt: 'asc' } });
   const companies = await deps.db.company.findMany({ where: { id: { in: rows.map((r) => r.companyId) } }, select: { id: true, domain: true, name: true } });
   const listed = await present(deps, rows);

@@ -60,13 +60,26 @@ export async function placeInQueue(deps: PushDeps, c: { id: string; companyId: s
   return { position: ahead + 1, estimatedWaitMs: estimatedWaitMs(ahead + 1, doctors.length, average), doctorsOnline: doctors.length };
 }
 
+/** Doctors online as patients and admins see them: the switch on, and a tab open on some instance. */
+export async function onlineDoctors(deps: PushDeps, presence: { userId: string; online: boolean }[]): Promise<Set<string>> {
+  const switchedOn = presence.filter((p) => p.online).map((p) => p.userId);
+  return deps.realtime.connectedUsers(switchedOn);
+}
+
+/** A socket of this user opened or closed: if they are a doctor whose switch is on, their presence may have changed. */
+export async function doctorSocketChanged(deps: PushDeps, userId: string) {
+  const presence = await deps.db.doctorPresence.findUnique({ where: { userId }, select: { online: true } });
+  if (presence?.online) await pushPresence(deps, userId);
+}
+
 /** A doctor's presence, to the rooms of the companies they are enrolled with and to their own tabs. */
 export async function pushPresence(deps: PushDeps, userId: string) {
   const [presence, enrolments] = await Promise.all([
     deps.db.doctorPresence.findUnique({ where: { userId } }),
     deps.db.doctorEnrolment.findMany({ where: { userId }, select: { companyId: true, global: true, status: true } }),
   ]);
-  const payload = { userId, online: presence?.online ?? false };
+  const online = presence ? (await onlineDoctors(deps, [presence])).has(userId) : false;
+  const payload = { userId, online };
   for (const e of enrolments) deps.realtime.toRoom(rooms.company(e.companyId), 'telemedicine:presence', payload);
   deps.realtime.toUser(userId, 'telemedicine:presence', payload);
   // Waits shown to patients change with the doctors online.
