@@ -198,6 +198,32 @@ describe('health data', () => {
     expect(await c.admin.call('telemedicine.accessLog', { domain: c.domain }, 'query')).toHaveLength(2);
   });
 
+  it("keeps the company's admins and attendants out of a consultation's conversation", async () => {
+    const c = await telemedicineCompany(server, sockets);
+    const { doctor } = await approvedDoctor(server, sockets, c);
+    const ana = await customer(server, sockets, 'Ana');
+    const req = await ana.call('telemedicine.request', { domain: c.domain });
+    await doctor.call('telemedicine.takeNext');
+    await doctor.call('customer.send', { conversationId: req.conversationId, clientId: 'd1', text: 'Sintomas?' });
+    const bia = await c.attendant('Bia', { groupIds: [c.group('member')] });
+    const conversationId = req.conversationId;
+    for (const [proc, input, kind] of [
+      ['service.details', { domain: c.domain, conversationId }, 'query'],
+      ['service.conclude', { domain: c.domain, conversationId }, 'mutation'],
+      ['service.setTags', { domain: c.domain, conversationId, tags: ['x'] }, 'mutation'],
+      ['service.timesheet', { domain: c.domain, conversationId }, 'query'],
+      ['chat.messages', { domain: c.domain, conversationId }, 'query'],
+    ] as const) {
+      for (const someone of [c.admin, bia]) {
+        const refused = await someone.attempt(proc, input, kind);
+        expect(refused.error?.code, `${proc}`).toMatch(/NOT_FOUND|FORBIDDEN/);
+        expect(refused.data).toBeUndefined();
+      }
+    }
+    expect((await consultation(req.consultationId)).status).toBe('IN_PROGRESS');
+    expect((await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).tags).toEqual([]);
+  });
+
   it('stores the patient consent to record, by the patient only', async () => {
     const c = await telemedicineCompany(server, sockets);
     const { doctor } = await approvedDoctor(server, sockets, c);

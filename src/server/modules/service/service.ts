@@ -17,7 +17,7 @@ import { appendMessage } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, toQueueRequest } from './events';
-import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
+import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, isConsultation, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
 export interface ServiceContext extends ServiceDeps {
@@ -67,7 +67,7 @@ function allowed(ctx: ServiceContext, c: Conversation, action: ServiceAction) {
 /** A conversation of THIS company that follows the service states. */
 async function serviceConversation(ctx: ServiceContext, conversationId: string): Promise<Conversation> {
   const c = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id } });
-  if (!c) throw fail('NOT_FOUND', M.conversationNotFound);
+  if (!c || (await isConsultation(ctx.db, c.id))) throw fail('NOT_FOUND', M.conversationNotFound);
   if (!followsServiceStates(c)) throw fail('BAD_REQUEST', M.notAService);
   return c;
 }

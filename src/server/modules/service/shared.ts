@@ -38,6 +38,14 @@ export const SERVICE_REQUEST_WHERE = {
 } satisfies Prisma.ConversationWhereInput;
 
 /**
+ * A consultation's conversation is health data handled by its doctor (telemedicine module): the
+ * company's admins and attendants do not see or act on it through the service screens.
+ */
+export async function isConsultation(db: Db, conversationId: string): Promise<boolean> {
+  return (await db.consultation.count({ where: { conversationId } })) > 0;
+}
+
+/**
  * A conversation with a fresh 15-digit protocol. A clash of two random protocols is unlikely, not
  * impossible: the whole transaction runs again with another number.
  */

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { SERVICE_MESSAGES as M, type addTimeInput } from '../../../shared/schemas/service';
-import { assertPlanFeature, fail } from './shared';
+import { assertPlanFeature, fail, isConsultation } from './shared';
 import type { ServiceContext } from './service';
 
 /** Members who take part in the conversation (or admins) keep and read its timesheet. */
 async function conversationOfCompany(ctx: ServiceContext, conversationId: string) {
   const c = await ctx.db.conversation.findFirst({ where: { id: conversationId, companyId: ctx.company.id }, select: { id: true } });
-  if (!c) throw fail('NOT_FOUND', M.conversationNotFound);
+  if (!c || (await isConsultation(ctx.db, c.id))) throw fail('NOT_FOUND', M.conversationNotFound);
   if (!ctx.member.isAdmin) {
     const me = await ctx.db.participant.findUnique({ where: { conversationId_userId: { conversationId, userId: ctx.user.id } } });
     if (!me) throw fail('FORBIDDEN', M.notParticipant);
