@@ -45,6 +45,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data \
     MEDIASOUP_WORKER_BIN=/opt/mediasoup-worker/mediasoup-worker \
+    RTC_PORT=40000 \
     RTC_MIN_PORT=40000 \
     RTC_MAX_PORT=40100
 VOLUME /data

@@ -61,6 +61,8 @@ const envSchema = z
     MEDIASOUP_WORKER_PREBUILT_DOWNLOAD_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     RTC_LISTEN_IP: z.string().default('0.0.0.0'),
     RTC_ANNOUNCED_IP: optionalString,
+    // One port for UDP and TCP media per worker (RTC_PORT + worker index); 0 = a port pair per transport.
+    RTC_PORT: z.coerce.number().int().min(0).max(65535).default(44444),
     RTC_MIN_PORT: port(40000),
     RTC_MAX_PORT: port(49999),
     /** prod | stage | dev: sets the call time limit (8 h / 4 h / 2 h). Default: prod under NODE_ENV=production, else dev. */
@@ -221,6 +223,8 @@ export interface Config {
     numWorkers: number;
     listenIp: string;
     announcedIp: string | undefined;
+    /** RTC_PORT: each worker's one media port (UDP and TCP) is webRtcPort + its index; 0 = none. */
+    webRtcPort: number;
     minPort: number;
     maxPort: number;
   };
@@ -309,6 +313,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       numWorkers: env.MEDIASOUP_NUM_WORKERS ?? os.availableParallelism(),
       listenIp: env.RTC_LISTEN_IP,
       announcedIp: env.RTC_ANNOUNCED_IP,
+      webRtcPort: env.RTC_PORT,
       minPort: env.RTC_MIN_PORT,
       maxPort: env.RTC_MAX_PORT,
     },

@@ -40,6 +40,8 @@ export async function startTestServer(
     // Tests stand in for a proxy on this machine (X-Forwarded-For gives each "browser" its address);
     // tests/api/doors.test.ts checks the real default (none) by setting TRUST_PROXY to ''.
     TRUST_PROXY: 'loopback',
+    // Each test server's own media port (UDP and TCP), as RTC_PORT's default gives one in production.
+    RTC_PORT: String(await freePort()),
     ...opts.env,
   });
   const app = await startApp(config, createLogger(config.logLevel), { clock: opts.clock });

@@ -174,6 +174,21 @@ describe.skipIf(!bin)(`calls${why}`, () => {
     await expect.poll(() => ana.seen.chat.map((l) => l.text)).toEqual(['Olá!']);
   });
 
+  it('puts every transport of the worker on its one media port, UDP and TCP alike (one firewall rule)', async () => {
+    const { ownerPeer: ana, otherPeers: [bruno] } = await callInProgress(2);
+    const port = server.server.deps.config.media.webRtcPort;
+    expect(port).toBeGreaterThan(0);
+    const candidates = [];
+    for (const peer of [ana, bruno!]) {
+      for (const direction of ['send', 'recv'] as const) {
+        const params = (await peer.request('createTransport', { direction })) as { iceCandidates: { protocol: string; port: number }[] };
+        candidates.push(...params.iceCandidates);
+      }
+    }
+    expect(new Set(candidates.map((c) => c.protocol))).toEqual(new Set(['udp', 'tcp']));
+    expect(new Set(candidates.map((c) => c.port))).toEqual(new Set([port]));
+  });
+
   it("cancels a ring nobody answers after 30 s and posts '{name} não atendeu'", async () => {
     const { conversationId, people } = await team(2);
     const [ana, bruno] = people as [Person, Person];

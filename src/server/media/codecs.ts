@@ -18,23 +18,33 @@ export const MEDIA_CODECS: types.RouterRtpCodecCapability[] = [
 /**
  * Options for `router.createWebRtcTransport`. `announcedIp` is the address browsers reach
  * (RTC_ANNOUNCED_IP) when the server listens on a private or wildcard address. TCP is offered too
- * because some corporate networks drop UDP; UDP stays preferred for latency.
+ * because some corporate networks drop UDP; UDP stays preferred for latency. With a WebRtcServer
+ * every transport of the worker shares its one port (UDP and TCP), so a firewall needs one rule.
  */
 export function createWebRtcTransportOptions({
   listenIp,
   announcedIp,
+  webRtcServer,
 }: {
   listenIp: string;
   announcedIp: string | undefined;
+  webRtcServer?: types.WebRtcServer | undefined;
 }): types.WebRtcTransportOptions {
-  const announced = announcedIp ? { announcedAddress: announcedIp } : {};
+  if (webRtcServer) return { webRtcServer, enableUdp: true, enableTcp: true, preferUdp: true };
   return {
-    listenInfos: [
-      { protocol: 'udp', ip: listenIp, ...announced },
-      { protocol: 'tcp', ip: listenIp, ...announced },
-    ],
+    listenInfos: listenInfos({ listenIp, announcedIp }),
     enableUdp: true,
     enableTcp: true,
     preferUdp: true,
   };
+}
+
+/** UDP and TCP on the same address (and the same port when one is given). */
+export function listenInfos({ listenIp, announcedIp, port }: { listenIp: string; announcedIp: string | undefined; port?: number }): types.TransportListenInfo[] {
+  const announced = announcedIp ? { announcedAddress: announcedIp } : {};
+  const fixed = port ? { port } : {};
+  return [
+    { protocol: 'udp', ip: listenIp, ...announced, ...fixed },
+    { protocol: 'tcp', ip: listenIp, ...announced, ...fixed },
+  ];
 }

@@ -11,6 +11,8 @@ import { createWebRtcTransportOptions, MEDIA_CODECS } from './codecs';
 export interface RoomNetwork {
   listenIp: string;
   announcedIp: string | undefined;
+  /** RTC_PORT: worker i listens on port + i for UDP and TCP (a WebRtcServer); 0 = a port pair per transport. */
+  webRtcPort: number;
 }
 
 export interface Peer {
@@ -53,11 +55,19 @@ export class Room {
     readonly router: types.Router,
     private readonly network: RoomNetwork,
     private readonly logger: Logger,
+    private readonly webRtcServer: types.WebRtcServer | undefined,
   ) {}
 
-  static async create(opts: { callId: string; worker: types.Worker; workerIndex: number; network: RoomNetwork; logger: Logger }): Promise<Room> {
+  static async create(opts: {
+    callId: string;
+    worker: types.Worker;
+    workerIndex: number;
+    network: RoomNetwork;
+    webRtcServer?: types.WebRtcServer | undefined;
+    logger: Logger;
+  }): Promise<Room> {
     const router = await opts.worker.createRouter({ mediaCodecs: MEDIA_CODECS, appData: { callId: opts.callId } });
-    return new Room(opts.callId, opts.workerIndex, router, opts.network, opts.logger.child({ callId: opts.callId }));
+    return new Room(opts.callId, opts.workerIndex, router, opts.network, opts.logger.child({ callId: opts.callId }), opts.webRtcServer);
   }
 
   get isClosed(): boolean {
@@ -125,7 +135,7 @@ export class Room {
   async createTransport(peerId: string, direction: 'send' | 'recv'): Promise<types.WebRtcTransport> {
     const peer = this.requirePeer(peerId);
     const transport = await this.router.createWebRtcTransport({
-      ...createWebRtcTransportOptions(this.network),
+      ...createWebRtcTransportOptions({ ...this.network, webRtcServer: this.webRtcServer }),
       initialAvailableOutgoingBitrate: INITIAL_OUTGOING_BITRATE,
       appData: { direction },
     });

@@ -3,7 +3,9 @@
  * joining at the same moment share one router instead of making two; workers are picked
  * round-robin; when a worker dies, the calls whose routers it carried are handed to `onLost`.
  */
+import type { types } from 'mediasoup';
 import type { Logger } from 'pino';
+import { listenInfos } from './codecs';
 import { Room, type RoomNetwork } from './room';
 import type { MediaWorkers } from './workers';
 
@@ -12,6 +14,8 @@ export type WorkerPool = Pick<MediaWorkers, 'nextWorker' | 'onWorkerDied' | 'sta
 export class RoomRegistry {
   private readonly rooms = new Map<string, Room>();
   private readonly creating = new Map<string, Promise<Room>>();
+  /** Each worker's WebRtcServer, made with its first room; a replaced worker gets its own. */
+  private readonly servers = new WeakMap<types.Worker, Promise<types.WebRtcServer | undefined>>();
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -44,7 +48,8 @@ export class RoomRegistry {
     if (pending) return pending;
     const creation = (async () => {
       const { worker, index } = this.workers.nextWorker();
-      const room = await Room.create({ callId, worker, workerIndex: index, network: this.network, logger: this.logger });
+      const webRtcServer = await this.webRtcServerOf(worker, index);
+      const room = await Room.create({ callId, worker, workerIndex: index, network: this.network, webRtcServer, logger: this.logger });
       this.rooms.set(callId, room);
       return room;
     })();
@@ -54,6 +59,31 @@ export class RoomRegistry {
     } finally {
       this.creating.delete(callId);
     }
+  }
+
+  /**
+   * The worker's one listening port for UDP and TCP (RTC_PORT + worker index). When that port is
+   * taken, calls still work on a port pair per transport (RTC_MIN_PORT..RTC_MAX_PORT), and the log
+   * says why a one-port firewall rule would not be enough.
+   */
+  private webRtcServerOf(worker: types.Worker, index: number): Promise<types.WebRtcServer | undefined> {
+    if (!this.network.webRtcPort) return Promise.resolve(undefined);
+    let server = this.servers.get(worker);
+    if (!server) {
+      const port = this.network.webRtcPort + index;
+      server = worker.createWebRtcServer({ listenInfos: listenInfos({ ...this.network, port }) }).then(
+        (created) => {
+          this.logger.info({ port, worker: index }, 'calls: media on one port (UDP and TCP)');
+          return created;
+        },
+        (err: unknown) => {
+          this.logger.warn({ err, port, worker: index }, `calls: RTC_PORT ${port} could not be opened; each call uses ports from RTC_MIN_PORT..RTC_MAX_PORT instead`);
+          return undefined;
+        },
+      );
+      this.servers.set(worker, server);
+    }
+    return server;
   }
 
   close(callId: string): void {

@@ -44,7 +44,7 @@ export class CallsHub {
       deps.logger.info({ announcedIp: announced.ip, why: announced.why }, 'calls: announcing this address to browsers (set RTC_ANNOUNCED_IP to choose)');
     }
     this.rooms = available
-      ? new RoomRegistry(deps.media, { listenIp, announcedIp: announced.ip }, deps.logger, (ids) =>
+      ? new RoomRegistry(deps.media, { listenIp, announcedIp: announced.ip, webRtcPort: deps.config.media.webRtcPort }, deps.logger, (ids) =>
           this.lostListener?.(ids),
         )
       : null;
