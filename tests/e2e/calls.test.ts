@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveWorkerBin } from '../../src/server/media';
+import { seriousViolations } from '../helpers/axe';
 import { launchBrowser } from '../helpers/browser';
 import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -155,6 +156,11 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
           .map((t) => t!.label),
       );
     expect(await sentAudio()).toEqual([microphone]);
+
+    // Chromium's fake microphone beeps: the one heard is outlined as the speaker on the other side.
+    await bruno.getByRole('listitem', { name: 'Ana' }).and(bruno.locator('.call-tile-speaking')).waitFor({ timeout: budget(20_000) });
+    // The call screen is readable and labelled for everyone.
+    expect(await seriousViolations(ana, { exclude: '[data-live-announcer]' })).toEqual([]);
   });
 
   it('keeps the call controls on one row of labelled icon buttons, at desktop and at 390 px', async () => {

@@ -5,7 +5,7 @@
  * (print CSS shows only the document) and its PDF downloads and reads back.
  */
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations } from '../helpers/axe';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
@@ -43,12 +43,7 @@ async function pageFor(person: Person | null, locale = 'en-US'): Promise<Page> {
  * React Aria's hidden live announcer is left out: right after a modal closes it still holds an
  * announcement pointing at the dialog that is gone (a library artifact, not this screen).
  */
-async function violations(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('[data-live-announcer]').analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
-}
+const violations = (page: Page) => seriousViolations(page, { exclude: '[data-live-announcer]' });
 
 describe('commerce', () => {
   it('catalogue, budget in the conversation, accepted by the customer in another context, sale printed and its PDF read', async () => {

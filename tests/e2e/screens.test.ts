@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations as violations } from '../helpers/axe';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
@@ -71,13 +71,6 @@ async function open(size: Size, cookie?: string): Promise<{ context: BrowserCont
 }
 
 /** axe-core over the page: the serious and critical violations, described well enough to fix. */
-async function violations(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
-}
-
 /**
  * Tabs through the page and collects what got focus: every interactive element that is visible
  * must be among them (nothing only a mouse can reach).

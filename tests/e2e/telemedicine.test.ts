@@ -5,7 +5,7 @@
  * with media flowing both ways, the doctor ends the consultation and the patient rates it.
  */
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations } from '../helpers/axe';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveWorkerBin } from '../../src/server/media';
@@ -51,10 +51,7 @@ async function inboundVideo(page: Page): Promise<number> {
  * Serious and critical accessibility violations (axe-core, WCAG 2.1 AA) in this feature's screen
  * (the shell around it has its own checks in screens.test.ts).
  */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).include('.tele-page, .settings-page').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
-}
+const violations = (page: Page) => seriousViolations(page, { include: '.tele-page, .settings-page' });
 
 beforeAll(async () => {
   if (!bin) return;
