@@ -265,8 +265,11 @@ describe('tabs, sounds, presence, phones', () => {
     await list.getByRole('link', { name: /Bruno Lima/ }).click();
     await composer(a.page).waitFor();
     expect(await list.isVisible()).toBe(false);
-    // The side panel takes the screen but 30 px.
-    await a.page.getByRole('link', { name: 'Details' }).click();
+    // The header's actions sit in one menu, the title keeps its room; the side panel takes the screen but 30 px.
+    expect(await a.page.getByRole('navigation', { name: 'Conversation options' }).count()).toBe(0);
+    expect(await a.page.locator('.conversation-head').evaluate((h) => h.scrollWidth <= h.clientWidth)).toBe(true);
+    await a.page.getByRole('button', { name: 'Conversation options' }).click();
+    await a.page.getByRole('menuitem', { name: 'Details' }).click();
     const panel = a.page.locator('.chat-panel');
     await panel.getByRole('heading', { name: 'Service details' }).waitFor();
     expect(Math.round((await panel.boundingBox())!.width)).toBe(390 - 30);

@@ -8,12 +8,11 @@ import { trpc } from '../../trpc';
 import { PageTitle, Subpage } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { StartCallButtons } from '../calls/StartCallButtons';
-import { BudgetButton } from '../commerce/BudgetBuilder';
-import { ConversationFormsButton } from '../forms/ConversationForms';
 import { STATE_BADGE, STATE_LABELS } from '../service/labels';
 import { ServicePanel } from '../service/ServicePanel';
 import { useChat, useConversation, useOptionalChat, usePresence, useTranslateError, useTyping } from './ChatProvider';
 import { Composer } from './Composer';
+import { ConversationActions } from './ConversationActions';
 import { Icon } from './icons';
 import { MessageList } from './MessageList';
 import { ConversationAvatar, PresenceDot } from './parts';
@@ -164,26 +163,7 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
           </p>
         </div>
         <StartCallButtons conversationId={conversationId} />
-        <nav className="conversation-actions" aria-label={t`Conversation options`}>
-          {isService && (
-            <Link className="icon-button" to="concluir" aria-label={t`Service`} title={t`Service`}>
-              <Icon name="service" />
-            </Link>
-          )}
-          <Link className="icon-button" to="details" aria-label={t`Details`} title={t`Details`}>
-            <Icon name="info" />
-          </Link>
-          <ConversationFormsButton domain={domain} conversationId={conversationId} />
-          <BudgetButton domain={domain} conversationId={conversationId} />
-          <Link className="icon-button" to="addParticipants" aria-label={t`Add participants`} title={t`Add participants`}>
-            <Icon name="plus" />
-          </Link>
-          {data.seesComments && (
-            <Link className="icon-button" to="anotacoes" aria-label={t`Annotations`} title={t`Annotations`}>
-              <Icon name="note" />
-            </Link>
-          )}
-        </nav>
+        <ConversationActions domain={domain} conversationId={conversationId} isService={isService} seesComments={data.seesComments} />
       </header>
       <div className="conversation-body">
         <div

@@ -1,5 +1,5 @@
 import { Plus, ShoppingCart, Trash2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { budgetTotals, parsePriceCents, STATUS_LABELS } from '../../../shared/domain/commerce';
 import { trpc } from '../../trpc';
@@ -9,19 +9,20 @@ import { centsToInput, dateBr, dayFromToday, endOfDay, formatCents } from './for
 type Line = { productId: string; quantity: string; discountPercent: string };
 
 /**
- * The conversation's budget button (attendants): this conversation's budgets, and a new one built
- * from the catalogue, sent to the customer as a message. Hidden when the plan has no stock control.
+ * The conversation's budget action (attendants), for its header or its phone menu: this
+ * conversation's budgets, and a new one built from the catalogue, sent to the customer as a
+ * message. Not available when the plan has no stock control.
  */
-export function BudgetButton({ domain, conversationId }: { domain: string; conversationId: string }) {
+export function useBudgetAction(domain: string, conversationId: string): { available: boolean; label: string; icon: typeof ShoppingCart; open: () => void; dialog: ReactNode } {
   const [open, setOpen] = useState(false);
   const products = trpc.commerce.products.useQuery({ domain }, { retry: false, staleTime: 30_000 });
-  if (products.error?.data?.code === 'FORBIDDEN' || products.error?.data?.code === 'NOT_FOUND') return null;
-  return (
-    <>
-      <IconButton label="Orçamento" icon={ShoppingCart} onPress={() => setOpen(true)} />
-      {open && <BudgetDialog domain={domain} conversationId={conversationId} onClose={() => setOpen(false)} />}
-    </>
-  );
+  return {
+    available: !(products.error?.data?.code === 'FORBIDDEN' || products.error?.data?.code === 'NOT_FOUND'),
+    label: 'Orçamento',
+    icon: ShoppingCart,
+    open: () => setOpen(true),
+    dialog: open ? <BudgetDialog domain={domain} conversationId={conversationId} onClose={() => setOpen(false)} /> : null,
+  };
 }
 
 const toInt = (s: string) => (/^\s*\d+\s*$/.test(s) ? Number(s) : NaN);

@@ -1,11 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isFormMessageData } from '../../../shared/domain/forms';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { ClipboardList } from 'lucide-react';
-import { IconButton } from '../../ui';
 import { ModalDialog } from '../../ui/Dialog';
 import { FormError } from '../../ui/Form';
 import { useLiveTemplates } from './live';
@@ -40,22 +39,22 @@ export function FormMessageCard({ data, href }: { data: unknown; href: (formId: 
 }
 
 /**
- * The conversation's forms button (attendants): the forms of this conversation, and a new one from
- * the templates the member may use, filled by the attendant or sent to the customer. Hidden when
- * the company's plan has no forms.
+ * The conversation's forms action (attendants), for its header or its phone menu: the forms of this
+ * conversation, and a new one from the templates the member may use, filled by the attendant or
+ * sent to the customer. Not available when the company's plan has no forms.
  */
-export function ConversationFormsButton({ domain, conversationId }: { domain: string; conversationId: string }) {
+export function useFormsAction(domain: string, conversationId: string): { available: boolean; label: string; icon: typeof ClipboardList; open: () => void; dialog: ReactNode } {
   const { t } = useLingui();
   const [open, setOpen] = useState(false);
   const usable = trpc.forms.usable.useQuery({ domain }, { retry: false, staleTime: 30_000 });
   useLiveTemplates(domain);
-  if (usable.error?.data?.code === 'FORBIDDEN') return null;
-  return (
-    <>
-      <IconButton label={t`Forms`} icon={ClipboardList} onPress={() => setOpen(true)} />
-      {open && <FormsDialog domain={domain} conversationId={conversationId} onClose={() => setOpen(false)} />}
-    </>
-  );
+  return {
+    available: usable.error?.data?.code !== 'FORBIDDEN',
+    label: t`Forms`,
+    icon: ClipboardList,
+    open: () => setOpen(true),
+    dialog: open ? <FormsDialog domain={domain} conversationId={conversationId} onClose={() => setOpen(false)} /> : null,
+  };
 }
 
 function FormsDialog({ domain, conversationId, onClose }: { domain: string; conversationId: string; onClose: () => void }) {
