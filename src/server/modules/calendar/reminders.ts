@@ -11,6 +11,7 @@ import { RECURRENCE_INSTANCES_AHEAD, REMINDER_BEFORE_MS } from '../../../shared/
 import { nextOccurrences, wallTime } from '../../../shared/domain/recurrence';
 import type { AppDeps } from '../../deps';
 import type { Logger } from '../../logger';
+import { remindCustomer } from '../appointments/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
 
 export const REMINDER_TICK_MS = 30_000;
@@ -41,13 +42,14 @@ export async function syncReminders(tx: Prisma.TransactionClient, event: Calenda
   });
 }
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'clock'> & Partial<Pick<AppDeps, 'mailer' | 'config' | 'logger'>>;
 
 interface Claimed { id: string; eventId: string; startAt: Date; occurrenceEnd: Date; options: { start?: string } }
 
 /** Fires every due reminder once; returns how many notifications went out. */
 export async function fireDueReminders(deps: Deps): Promise<number> {
   const now = deps.clock.now();
+  const appointmentIds: string[] = [];
   const notifications = await deps.db.$transaction(async (tx) => {
     const claimed = await tx.$queryRaw<Claimed[]>`
       SELECT id, "eventId", "startAt", "occurrenceEnd", options FROM "ScheduledTask"
@@ -63,6 +65,7 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
       await tx.scheduledTask.update({ where: { id: c.id }, data: { firedAt: now, late } });
       // An occurrence that has already ended is not worth a reminder any more.
       if (!e || c.occurrenceEnd <= now) continue;
+      if (e.appointmentId) appointmentIds.push(e.appointmentId);
       const start = c.options.start ? new Date(c.options.start) : c.startAt;
       const minutes = Math.round((start.getTime() - now.getTime()) / 60_000);
       const hhmm = wallTime(start, e.timeZone).toISOString().slice(11, 16);
@@ -84,6 +87,9 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
     return created;
   });
   pushNotifications(deps.realtime, notifications);
+  // The customer of an appointment is not a member: their reminder is an e-mail.
+  const { mailer, config, logger } = deps;
+  if (mailer && config && logger) for (const id of appointmentIds) await remindCustomer({ ...deps, mailer, config, logger }, id);
   return notifications.length;
 }
 
