@@ -1,23 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import {
-  Bell,
-  Building2,
-  CalendarDays,
-  Inbox,
-  LayoutDashboard,
-  Mail,
-  Menu as MenuIcon,
-  Newspaper,
-  Contact,
-  MessagesSquare,
-  NotebookPen,
-  Settings,
-  SquareKanban,
-  UserRound,
-  type LucideIcon,
-} from 'lucide-react';
+import { Bell, Building2, CalendarClock, CalendarDays, Contact, Inbox, LayoutDashboard, Mail, Menu as MenuIcon, MessagesSquare, Newspaper, NotebookPen, Settings, SquareKanban, UserRound, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Button as AriaButton, Dialog as AriaDialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { NavLink, Outlet } from 'react-router-dom';
@@ -54,6 +38,7 @@ const NAV: readonly NavItem[] = [
   { to: '/i/recent/feeds/all', label: msg`Feed`, icon: Newspaper, badge: FeedBadge },
   { to: '/i/recent/customers/all', label: msg`Customers`, icon: Contact },
   { to: '/i/calendar', label: msg`Calendar`, icon: CalendarDays, primary: true, plan: 'calendar' },
+  { to: '/i/schedule', label: msg`Appointments`, icon: CalendarClock, plan: 'calendar' },
   { to: '/i/notes', label: msg`Notes`, icon: NotebookPen },
   { to: '/i/dashboard', label: msg`Dashboard`, icon: LayoutDashboard },
   { to: '/i/notifications', label: msg`Notifications`, icon: Bell, primary: true, badge: NotificationsBadge },
