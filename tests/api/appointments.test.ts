@@ -185,7 +185,8 @@ describe('reminders', () => {
     const c = await setup();
     const { id } = await c.admin.call('appointments.book', { domain: c.domain, attendantId: c.ana.userId, start: at(13, 30), name: 'Rita', email: 'rita@example.com' });
     await smtp.next('rita@example.com');
-    clock.advance(Date.parse(at(13, 30)) - 14 * MIN - clock.now().getTime());
+    // Ten seconds after it fell due: on time, not 'late'.
+    clock.advance(Date.parse(at(13, 30)) - 15 * MIN + 10_000 - clock.now().getTime());
     // The server's own tick may be claiming it at this moment (SKIP LOCKED): wait for it to land.
     await fireDueReminders(server.server.deps);
     await until(async () => (await server.db.notification.count({ where: { userId: c.ana.userId, type: 'calendarReminder' } })) === 1);
@@ -193,5 +194,27 @@ describe('reminders', () => {
     expect(mail.subject).toContain('Reminder');
     expect(mail.attachments).toHaveLength(0);
     expect((await server.db.appointment.findUniqueOrThrow({ where: { id } })).status).toBe('booked');
+  });
+
+  it("at the booked time the visitor's conversation opens in the queue, linked to the appointment and its event", async () => {
+    const c = await setup();
+    const visitor = await anonymousVisitor(server, sockets);
+    const { id } = await visitor.call('booking.book', { domain: c.domain, attendantId: c.ana.userId, start: at(13, 30), name: 'Olga', email: 'olga@example.com' });
+    await smtp.next('olga@example.com');
+    const row = await server.db.appointment.findUniqueOrThrow({ where: { id } });
+    expect(await server.db.scheduledTask.findMany({ where: { eventId: row.eventId!, task: 'appointmentOpen' } })).toHaveLength(1);
+    clock.advance(Date.parse(at(13, 30)) - clock.now().getTime() + 1000);
+    await fireDueReminders(server.server.deps);
+    await until(async () => !!(await server.db.appointment.findUniqueOrThrow({ where: { id } })).conversationId);
+    const opened = await server.db.appointment.findUniqueOrThrow({ where: { id } });
+    const conversation = await server.db.conversation.findUniqueOrThrow({ where: { id: opened.conversationId! } });
+    expect(conversation).toMatchObject({ companyId: c.company.id, creatorId: visitor.userId, inQueue: true });
+    expect((await server.db.calendarEvent.findUniqueOrThrow({ where: { id: opened.eventId! } })).conversationId).toBe(conversation.id);
+    expect(await server.db.notification.count({ where: { userId: c.ana.userId, type: 'appointmentStarts', action: `/i/recent/chat/${conversation.id}` } })).toBe(1);
+    const open = await visitor.call('customer.openServices', { domain: c.domain }, 'query');
+    expect(open.map((o: { conversationId: string }) => o.conversationId)).toContain(conversation.id);
+    // Fired once: another tick opens nothing more.
+    await fireDueReminders(server.server.deps);
+    expect(await server.db.conversation.count({ where: { companyId: c.company.id, creatorId: visitor.userId } })).toBe(1);
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { Prisma, type Appointment, type Company, type Member, type User } from '../../../generated/prisma/client';
+import { CONVERSATION_TYPE } from '../../../shared/constants';
 import { freeSlots, isFreeSlot, scheduleProblems, type ScheduleLike } from '../../../shared/domain/appointments';
 import { eventTitle } from '../../../shared/domain/recurrence';
 import { APPOINTMENT_MESSAGES as M, type saveScheduleInput } from '../../../shared/schemas/appointments';
@@ -14,6 +15,8 @@ import type { AppDeps } from '../../deps';
 import { insertEvent } from '../calendar/service';
 import { syncReminders } from '../calendar/reminders';
 import { fail } from '../feeds/errors';
+import { companyBlocksWork } from '../../../shared/domain/company';
+import { createServiceRequest } from '../service/shared';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { appointmentMail, type AppointmentMailKind } from './mail';
 
@@ -106,7 +109,7 @@ async function mailCustomer(deps: AppointmentDeps, company: Company, a: Appointm
   }
 }
 
-function tellAttendant(deps: AppointmentDeps, a: Pick<Appointment, 'id' | 'attendantId' | 'eventId'>) {
+function tellAttendant(deps: Pick<AppDeps, 'realtime'>, a: Pick<Appointment, 'id' | 'attendantId' | 'eventId'>) {
   deps.realtime.toUsers([a.attendantId], 'appointments:changed', { appointmentId: a.id });
   if (a.eventId) deps.realtime.toUsers([a.attendantId], 'calendar:changed', { eventId: a.eventId });
 }
@@ -139,6 +142,12 @@ export async function book(deps: AppointmentDeps, b: Booking) {
         start: slot.start, end: slot.end, timeZone: schedule.timeZone, remind: true, appointmentId: appointment.id,
       });
       const withEvent = await tx.appointment.update({ where: { id: appointment.id }, data: { eventId: event.id } });
+      // A customer with an account (a visitor's too) gets a conversation at the booked time.
+      if (b.customerId) {
+        await tx.scheduledTask.create({
+          data: { companyId: b.company.id, task: 'appointmentOpen', startAt: slot.start, eventId: event.id, occurrenceStart: slot.start, occurrenceEnd: slot.end, options: { idAgendamento: appointment.id } },
+        });
+      }
       const notifications = b.bookedBy.id === b.attendantId ? [] : await createNotifications(tx, [{
         companyId: b.company.id, userId: b.attendantId, type: 'appointmentBooked', title: 'New appointment',
         subtitle: `${b.name} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${appointment.id}`,
@@ -219,6 +228,10 @@ export async function reschedule(ctx: AppointmentsContext, appointmentId: string
       if (a.eventId) {
         const event = await tx.calendarEvent.update({ where: { id: a.eventId }, data: { start: slot.start, end: slot.end, updatedAt: now }, include: { exceptions: true } });
         await syncReminders(tx, event, now);
+        await tx.scheduledTask.updateMany({
+          where: { eventId: a.eventId, task: 'appointmentOpen', firedAt: null },
+          data: { startAt: slot.start, occurrenceStart: slot.start, occurrenceEnd: slot.end },
+        });
       }
       return moved;
     });
@@ -237,4 +250,34 @@ export async function remindCustomer(deps: AppointmentDeps, appointmentId: strin
   if (!a || a.status !== 'booked') return;
   const company = await deps.db.company.findUnique({ where: { id: a.companyId } });
   if (company) await mailCustomer(deps, company, a, 'reminder');
+}
+
+/**
+ * At the booked time: the customer's conversation opens in the company's queue (the attendant is
+ * told, with a link to it), and the appointment and its event point to it (ateId), so both sides
+ * can join it. The first active public queue takes it; 'faleconosco' when there is no other.
+ */
+export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 'realtime' | 'clock'>, appointmentId: string) {
+  const a = await deps.db.appointment.findUnique({ where: { id: appointmentId } });
+  if (!a || a.status !== 'booked' || a.conversationId || !a.customerId) return;
+  const [company, customer] = await Promise.all([deps.db.company.findUnique({ where: { id: a.companyId } }), deps.db.user.findUnique({ where: { id: a.customerId } })]);
+  if (!company || !customer || companyBlocksWork(company)) return;
+  const queues = await deps.db.queue.findMany({ where: { companyId: company.id, active: true, internal: false }, include: { groups: { select: { groupId: true } } }, orderBy: { createdAt: 'asc' } });
+  const queue = queues.find((q) => q.key !== 'faleconosco') ?? queues[0];
+  if (!queue) return;
+  const names = await people(deps.db, [a.attendantId]);
+  const { conversation } = await createServiceRequest(deps, {
+    company, queue, customer, type: CONVERSATION_TYPE.single,
+    text: `Appointment with ${names.get(a.attendantId) ?? ''} at ${a.start.toISOString()} (${a.customerName})`,
+  });
+  const notifications = await deps.db.$transaction(async (tx) => {
+    await tx.appointment.update({ where: { id: a.id }, data: { conversationId: conversation.id } });
+    if (a.eventId) await tx.calendarEvent.updateMany({ where: { id: a.eventId }, data: { conversationId: conversation.id } });
+    return createNotifications(tx, [{
+      companyId: company.id, userId: a.attendantId, type: 'appointmentStarts', title: 'Your appointment is waiting',
+      subtitle: `${a.customerName} · ${queue.name}`, action: `/i/recent/chat/${conversation.id}`,
+    }]);
+  });
+  pushNotifications(deps.realtime, notifications);
+  tellAttendant(deps, a);
 }
