@@ -8,6 +8,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Button, EmptyState, FormError, LoadingSkeleton, SelectField, TextField } from '../../ui';
+import { browserTimeZone } from './texts';
 
 export interface SlotLike {
   start: string | Date;
@@ -46,6 +47,8 @@ export function SlotGrid({ slots, isPending, value, onChange, page, onPage }: {
         <Button variant="quiet" size="small" icon={ChevronLeft} isDisabled={page === 0} onPress={() => onPage(page - 1)}>
           <Trans>Earlier</Trans>
         </Button>
+        {/* Times are the viewer's own: name the zone so nobody has to guess. */}
+        <span className="muted">{browserTimeZone()}</span>
         <Button variant="quiet" size="small" icon={ChevronRight} onPress={() => onPage(page + 1)}>
           <Trans>Later</Trans>
         </Button>
