@@ -4,6 +4,7 @@
  * the confirmation; the attendant sees the booking on /i/schedule, opens it, and finds its event in
  * /i/calendar; the list fits a phone's width. Real server, database and Chromium.
  */
+import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,12 @@ async function newPage(opts: { cookie?: string; timezoneId: string; width?: numb
   return context.newPage();
 }
 
+/** Serious and critical axe-core violations (WCAG 2.1 AA), as in tests/e2e/screens.test.ts. */
+async function violations(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+}
+
 describe('appointments', () => {
   it('availability, a visitor books from the public page, the attendant sees it in the schedule and the calendar', async () => {
     const user = await createUser(server.db, { name: 'Ana Souza' });
@@ -53,6 +60,7 @@ describe('appointments', () => {
       await ana.getByRole('button', { name: 'Add times' }).click();
       await ana.getByLabel('Day').nth(day - 1).selectOption(String(day));
     }
+    expect(await violations(ana), '/i/schedule/edit').toEqual([]);
     await ana.getByRole('button', { name: 'Save' }).click();
     await ana.getByText('Availability saved').waitFor();
     const saved = await server.db.availabilityWindow.findMany({ where: { companyId: company.id }, orderBy: { weekday: 'asc' } });
@@ -66,6 +74,7 @@ describe('appointments', () => {
     const firstSlot = visitor.locator('.schedule-day-slots button').first();
     await firstSlot.waitFor({ timeout: budget(15_000) });
     await firstSlot.click();
+    expect(await violations(visitor), '/{emp}/book').toEqual([]);
     await visitor.getByLabel('Name').fill('Vera Visitante');
     await visitor.getByLabel('E-mail').fill('vera@example.com');
     await visitor.getByRole('button', { name: 'Book', exact: true }).click();
@@ -81,6 +90,7 @@ describe('appointments', () => {
     await ana.goto(`${server.url}/i/schedule`);
     const row = ana.locator('.schedule-item', { hasText: 'Vera Visitante' });
     await row.waitFor();
+    expect(await violations(ana), '/i/schedule').toEqual([]);
     await row.getByRole('link').click();
     await ana.waitForURL(new RegExp(`/i/recent/schedule/${booked.id}$`));
     await ana.getByText('vera@example.com').waitFor();
