@@ -2,7 +2,7 @@
  * Appointments in Chromium: an attendant in São Paulo sets her weekly times on /i/schedule/edit; a
  * visitor (no account, another zone) opens the company's page, books the first free time and sees
  * the confirmation; the attendant sees the booking on /i/schedule, opens it, and finds its event in
- * /i/calendar; the list fits a phone's width. Real server, database and Chromium.
+ * /i/calendar; the list fits a phone's width; she cancels it from the list. Real server, database and Chromium.
  */
 import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
@@ -103,5 +103,15 @@ describe('appointments', () => {
     await phone.goto(`${server.url}/i/schedule`);
     await phone.locator('.schedule-item', { hasText: 'Vera Visitante' }).waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+    // 5. Ana cancels it from the list: confirmed, gone from Upcoming, under Past and cancelled; the event is gone.
+    await ana.goto(`${server.url}/i/schedule`);
+    await ana.getByRole('button', { name: 'Cancel the appointment with Vera Visitante' }).click();
+    await ana.getByRole('dialog').getByRole('button', { name: 'Cancel appointment' }).click();
+    await ana.getByText('No upcoming appointments').waitFor();
+    await ana.getByRole('tab', { name: 'Past and cancelled' }).click();
+    await ana.locator('.schedule-item', { hasText: 'Vera Visitante' }).getByText('Cancelled').waitFor();
+    expect(await server.db.appointment.findUniqueOrThrow({ where: { id: booked.id } })).toMatchObject({ status: 'cancelled', bookedStart: null });
+    expect(await server.db.calendarEvent.count({ where: { id: booked.eventId! } })).toBe(0);
   });
 });
