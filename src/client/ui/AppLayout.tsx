@@ -1,7 +1,24 @@
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { Bell, Building2, CalendarClock, CalendarDays, Contact, Inbox, LayoutDashboard, Mail, Menu as MenuIcon, MessagesSquare, Newspaper, NotebookPen, Settings, SquareKanban, UserRound, type LucideIcon } from 'lucide-react';
+import {
+  Bell,
+  Building2,
+  CalendarClock,
+  CalendarDays,
+  Inbox,
+  LayoutDashboard,
+  Mail,
+  Menu as MenuIcon,
+  Newspaper,
+  Contact,
+  MessagesSquare,
+  NotebookPen,
+  Settings,
+  SquareKanban,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Button as AriaButton, Dialog as AriaDialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { NavLink, Outlet } from 'react-router-dom';
