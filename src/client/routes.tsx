@@ -224,6 +224,7 @@ const companyRoute: RouteObject = {
     { path: 'direct/queue/:queue', element: company('DirectQueuePage') },
     { path: 'faleconosco', element: company('ContactUsPage') },
     { path: 'consultation', element: telemedicine('ConsultationPage') },
+    { path: 'book', element: calendar('BookPage') },
     { path: 'ticket/:id', element: company('TicketPage') },
     { path: 'chat/:id', element: company('CustomerChatPage') },
     { path: 'chat/:id/call/:channel', element: calls('CallPage') },

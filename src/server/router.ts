@@ -1,4 +1,5 @@
 import { operatorRouter } from './modules/billing/operator-router';
+import { appointmentsRouter, bookingRouter } from './modules/appointments/router';
 import { billingRouter } from './modules/billing/router';
 import { calendarRouter } from './modules/calendar/router';
 import { callsRouter } from './modules/calls/router';
@@ -46,6 +47,8 @@ export const appRouter = router({
   notifications: notificationsRouter,
   calls: callsRouter,
   calendar: calendarRouter,
+  appointments: appointmentsRouter,
+  booking: bookingRouter,
   channels: channelsRouter,
   billing: billingRouter,
   operator: operatorRouter,

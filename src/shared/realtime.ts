@@ -99,6 +99,8 @@ export interface ServerToClientEvents {
   'note:changed': (payload: { noteId: string; change: 'updated' | 'removed' | 'shared' }) => void;
   /** An event of the user's calendar was created, changed or removed: refetch the range on screen. */
   'calendar:changed': (payload: { eventId: string }) => void;
+  /** One of the attendant's appointments was booked, moved or cancelled: refetch /i/schedule. */
+  'appointments:changed': (payload: { appointmentId: string }) => void;
   /** Progress of the user's CSV import of contacts. */
   'contacts:import': (payload: { importId: string; status: 'running' | 'done' | 'failed'; total: number; processed: number; created: number; updated: number; failed: number }) => void;
 

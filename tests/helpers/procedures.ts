@@ -39,6 +39,9 @@ export const NON_MEMBER_COMPANY_PROCEDURES: Readonly<Record<string, string>> = {
   'telemedicine.enrol': 'participant: a user enrols as a doctor with a company (not its member yet); writes only their own enrolment',
   'telemedicine.request': "participant: a patient asks a telemedicine company for a consultation; writes only the patient's own consultation",
   'channels.whatsappEntry': 'public: the WhatsApp number a company publishes for its customers (/{emp}/whatsapp), nothing else',
+  'booking.attendants': 'public: the names of the members who take appointments on the public page (/{emp}), nothing else',
+  'booking.slots': "public: one bookable attendant's free slots (start and end only, no customer or booking data)",
+  'booking.book': "participant: a visitor or customer books a free slot for himself; writes only his own appointment",
   'feeds.publicPost': 'public: one feed post its author published publicly (/{emp}/feeds/{feedId}); any other post is "Post not found"',
 };
 const allowedForNonMembers = (p: ProcedureInfo) => Object.hasOwn(NON_MEMBER_COMPANY_PROCEDURES, p.path);

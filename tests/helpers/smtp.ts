@@ -7,6 +7,8 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  /** Attached files (e.g. an .ics invitation), as text. */
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 /**
@@ -28,7 +30,10 @@ export async function startSmtpServer(opts: { reject?: RegExp } = {}) {
       simpleParser(stream)
         .then((mail) => {
           const to = Array.isArray(mail.to) ? mail.to[0] : mail.to;
-          inbox.push({ to: to?.value[0]?.address ?? '', subject: mail.subject ?? '', text: mail.text ?? '' });
+          inbox.push({
+            to: to?.value[0]?.address ?? '', subject: mail.subject ?? '', text: mail.text ?? '',
+            attachments: mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content.toString('utf8') })),
+          });
           waiters.splice(0).forEach((w) => w());
           callback();
         })

@@ -4,6 +4,7 @@ import { msg } from '@lingui/core/macro';
 import {
   Bell,
   Building2,
+  CalendarClock,
   CalendarDays,
   Inbox,
   LayoutDashboard,
@@ -54,6 +55,7 @@ const NAV: readonly NavItem[] = [
   { to: '/i/recent/feeds/all', label: msg`Feed`, icon: Newspaper, badge: FeedBadge },
   { to: '/i/recent/customers/all', label: msg`Customers`, icon: Contact },
   { to: '/i/calendar', label: msg`Calendar`, icon: CalendarDays, primary: true, plan: 'calendar' },
+  { to: '/i/schedule', label: msg`Appointments`, icon: CalendarClock, plan: 'calendar' },
   { to: '/i/notes', label: msg`Notes`, icon: NotebookPen },
   { to: '/i/dashboard', label: msg`Dashboard`, icon: LayoutDashboard },
   { to: '/i/notifications', label: msg`Notifications`, icon: Bell, primary: true, badge: NotificationsBadge },

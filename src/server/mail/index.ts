@@ -7,6 +7,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Files sent with the mail, e.g. an appointment's .ics invitation (text/calendar). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 /** The one way the app sends e-mail. */

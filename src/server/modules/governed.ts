@@ -35,6 +35,7 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'forms.*': { plan: 'forms' },
   'commerce.*': { plan: 'invent' },
   'calendar.*': { plan: 'calendar' },
+  'appointments.*': { plan: 'calendar' },
   'members.approve': { plan: 'members' },
   'members.inviteByEmail': { plan: 'members' },
   'inviteLink.get': { plan: 'members' },
@@ -57,6 +58,7 @@ export const CHECKED_IN_SERVICE: Readonly<Record<string, string>> = {
   'calls.setSubtitles / calls.setMySubtitles': "transc; translation also needs 'translate'",
   'formsCustomer.*': "forms, checked on the form's company",
   'commerceView.*': "invent, checked on the budget's company (budgets and sales by id, the customer's answer, the PDFs)",
+  'booking.slots / booking.book': "calendar, checked on the public page's company (booking.attendants answers [] without it)",
   'queues.create / queues.update': 'sla, when the queue is saved with an SLA',
 };
 

@@ -1,9 +1,6 @@
-import { msg } from '@lingui/core/macro';
-import { placeholderPage } from '../../ui/Placeholder';
-
+export { AvailabilityPage as ScheduleEditPage } from './AvailabilityPage';
 export { CalendarPage } from './CalendarPage';
 export { EditMeetingPage, NewMeetingPage } from './MeetingForm';
-// Scheduled appointments (/i/schedule...).
-export const SchedulePage = placeholderPage(msg`Appointments`);
-export const ScheduleEditPage = placeholderPage(msg`Edit appointments`);
-export const AppointmentPage = placeholderPage(msg`Appointment`);
+export { BookPage } from './PublicBooking';
+// Scheduled appointments (/i/schedule, /i/schedule/edit, /i/recent/schedule/{id}).
+export { AppointmentPage, SchedulePage } from './SchedulePages';

@@ -2,6 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useCallback } from 'react';
+import { APPOINTMENT_MESSAGES as A } from '../../../shared/schemas/appointments';
 import { CALENDAR_MESSAGES as M } from '../../../shared/schemas/calendar';
 import { useServerMessage } from '../../guard/company';
 
@@ -16,6 +17,13 @@ const TEXTS: Record<string, MessageDescriptor> = {
   [M.weekdays]: msg`Choose at least one weekday`,
   [M.timeZone]: msg`Unknown time zone`,
   [M.tooLong]: msg`An event lasts at most 31 days`,
+  [A.slotTaken]: msg`This time is no longer available; choose another`,
+  [A.notFound]: msg`Appointment not found`,
+  [A.notBookable]: msg`This attendant does not take appointments`,
+  [A.alreadyCancelled]: msg`This appointment was cancelled`,
+  [A.past]: msg`This appointment has already started`,
+  [A.schedule]: msg`Check the availability: slots of 5 to 480 minutes, a buffer of at most 240, windows that do not overlap`,
+  [A.range]: msg`Choose a range of at most 62 days`,
 };
 
 export function useCalendarMessage() {

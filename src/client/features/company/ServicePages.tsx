@@ -11,6 +11,7 @@ import { PageTitle } from '../../ui/PageTitle';
 import { Spinner } from '../../ui/Spinner';
 import { CustomerConversation } from '../service/CustomerConversation';
 import { formatProtocol, STATE_LABELS } from '../service/labels';
+import { BookingLink } from '../calendar/PublicBooking';
 import { ConsultationLink } from '../telemedicine/ConsultationLink';
 
 /** CompanyLayout has already checked that :emp has a domain's shape. */
@@ -95,6 +96,7 @@ export function CompanyHomePage() {
       )}
       <div className="form-actions">
         {c.takingRequests && <ConsultationLink domain={domain} />}
+        {c.takingRequests && <BookingLink domain={domain} />}
         {c.takingRequests && c.queues.length > 0 && (
           <Link className="button" to={`/${domain}/direct`}>
             <Trans>Request service</Trans>

@@ -11,6 +11,7 @@ import { RECURRENCE_INSTANCES_AHEAD, REMINDER_BEFORE_MS } from '../../../shared/
 import { nextOccurrences, wallTime } from '../../../shared/domain/recurrence';
 import type { AppDeps } from '../../deps';
 import type { Logger } from '../../logger';
+import { openAppointmentConversation, remindCustomer } from '../appointments/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
 
 export const REMINDER_TICK_MS = 30_000;
@@ -21,7 +22,8 @@ const leadTime = (e: Pick<CalendarEvent, 'appointmentId'>) => (e.appointmentId ?
 
 /** Rewrites the event's pending reminders from its rule (inside the transaction that changed it). */
 export async function syncReminders(tx: Prisma.TransactionClient, event: CalendarEvent & { exceptions: CalendarException[] }, now: Date) {
-  await tx.scheduledTask.deleteMany({ where: { eventId: event.id, firedAt: null } });
+  // Only reminders: an appointment's 'appointmentOpen' task is the appointments module's own.
+  await tx.scheduledTask.deleteMany({ where: { eventId: event.id, firedAt: null, task: { in: ['eventReminder', 'appointmentReminder'] } } });
   if (!event.remind) return;
   const lead = leadTime(event);
   const upcoming = nextOccurrences(event, now, RECURRENCE_INSTANCES_AHEAD, event.exceptions);
@@ -41,16 +43,18 @@ export async function syncReminders(tx: Prisma.TransactionClient, event: Calenda
   });
 }
 
-type Deps = Pick<AppDeps, 'db' | 'realtime' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'realtime' | 'clock'> & Partial<Pick<AppDeps, 'mailer' | 'config' | 'logger'>>;
 
-interface Claimed { id: string; eventId: string; startAt: Date; occurrenceEnd: Date; options: { start?: string } }
+interface Claimed { id: string; task: string; eventId: string; startAt: Date; occurrenceEnd: Date; options: { start?: string; idAgendamento?: string } }
 
 /** Fires every due reminder once; returns how many notifications went out. */
 export async function fireDueReminders(deps: Deps): Promise<number> {
   const now = deps.clock.now();
+  const appointmentIds: string[] = [];
+  const toOpen: string[] = [];
   const notifications = await deps.db.$transaction(async (tx) => {
     const claimed = await tx.$queryRaw<Claimed[]>`
-      SELECT id, "eventId", "startAt", "occurrenceEnd", options FROM "ScheduledTask"
+      SELECT id, task, "eventId", "startAt", "occurrenceEnd", options FROM "ScheduledTask"
       WHERE "firedAt" IS NULL AND "startAt" <= ${now}
       ORDER BY "startAt" LIMIT 200 FOR UPDATE SKIP LOCKED`;
     if (claimed.length === 0) return [];
@@ -63,6 +67,11 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
       await tx.scheduledTask.update({ where: { id: c.id }, data: { firedAt: now, late } });
       // An occurrence that has already ended is not worth a reminder any more.
       if (!e || c.occurrenceEnd <= now) continue;
+      if (c.task === 'appointmentOpen') {
+        if (c.options.idAgendamento) toOpen.push(c.options.idAgendamento);
+        continue;
+      }
+      if (e.appointmentId) appointmentIds.push(e.appointmentId);
       const start = c.options.start ? new Date(c.options.start) : c.startAt;
       const minutes = Math.round((start.getTime() - now.getTime()) / 60_000);
       const hhmm = wallTime(start, e.timeZone).toISOString().slice(11, 16);
@@ -84,6 +93,11 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
     return created;
   });
   pushNotifications(deps.realtime, notifications);
+  // The customer of an appointment is not a member: their reminder is an e-mail.
+  const { mailer, config, logger } = deps;
+  if (mailer && config && logger) for (const id of appointmentIds) await remindCustomer({ ...deps, mailer, config, logger }, id);
+  // At the booked time the customer's conversation opens in the queue (claimed once, like a reminder).
+  for (const id of toOpen) await openAppointmentConversation(deps, id);
   return notifications.length;
 }
 

@@ -135,21 +135,35 @@ export async function colleagues(ctx: CalendarContext) {
   return rows.map((r) => ({ userId: r.user.id, name: r.user.name })).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
 }
 
+/**
+ * Writes one event and its reminders inside the caller's transaction: createEvent uses it, and so
+ * does an appointment, whose event must exist exactly when the appointment does.
+ */
+export async function insertEvent(
+  tx: Prisma.TransactionClient,
+  now: Date,
+  data: Omit<Prisma.CalendarEventUncheckedCreateInput, 'participants' | 'exceptions'> & { participantIds?: string[] },
+) {
+  const { participantIds = [], ...row } = data;
+  const event = await tx.calendarEvent.create({
+    data: { ...row, participants: { create: participantIds.map((userId) => ({ userId })) } },
+    include: { participants: true, exceptions: true },
+  });
+  await syncReminders(tx, event, now);
+  return event;
+}
+
 export async function createEvent(ctx: CalendarContext, input: z.output<typeof calendarCreateInput>) {
   const participantIds = await checkParticipants(ctx, input.participantIds);
   const choice = repeatChoice(input);
   const title = eventTitle(input.title);
   const { event, notifications } = await ctx.db.$transaction(async (tx) => {
-    const event = await tx.calendarEvent.create({
-      data: {
-        companyId: ctx.company.id, creatorId: ctx.user.id, title, description: input.description, start: input.start, end: input.end,
-        allDay: input.allDay, timeZone: input.timeZone, isMeeting: input.isMeeting, remind: input.remind,
-        repeat: choice?.repeat ?? null, rrule: choice ? buildRule(input.start, input.timeZone, choice) : null,
-        participants: { create: participantIds.map((userId) => ({ userId })) },
-      },
-      include: { participants: true, exceptions: true },
+    const event = await insertEvent(tx, ctx.clock.now(), {
+      companyId: ctx.company.id, creatorId: ctx.user.id, title, description: input.description, start: input.start, end: input.end,
+      allDay: input.allDay, timeZone: input.timeZone, isMeeting: input.isMeeting, remind: input.remind,
+      repeat: choice?.repeat ?? null, rrule: choice ? buildRule(input.start, input.timeZone, choice) : null,
+      participantIds,
     });
-    await syncReminders(tx, event, ctx.clock.now());
     const notifications = await createNotifications(
       tx,
       participantIds.map((userId) => ({

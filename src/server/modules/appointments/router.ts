@@ -1,0 +1,58 @@
+/**
+ * Appointments (/i/schedule, /i/schedule/edit, /i/recent/schedule/{id}); plan flag `calendar`.
+ *   appointments.schedule q {zone?} -> my availability (defaults when never saved)
+ *   appointments.saveSchedule m {timeZone, slotMinutes, bufferMinutes, windows[]}
+ *   appointments.attendants q -> colleagues who take appointments
+ *   appointments.slots q {attendantId, from, to} -> free slots
+ *   appointments.book m {attendantId, start, name, email} -> a member books for a customer
+ *   appointments.mine q {when: upcoming|past} / get q {appointmentId}
+ *   appointments.cancel m {appointmentId} / reschedule m {appointmentId, start}
+ * The public page (/{emp}), for visitors and customers, not members:
+ *   booking.attendants q {domain} -> [] unless the plan has `calendar`
+ *   booking.slots q {domain, attendantId, from, to}
+ *   booking.book m {domain, attendantId, start, name, email} (a signed-in or anonymous visitor)
+ * Socket: appointments:changed {appointmentId} to the attendant.
+ */
+import { z } from 'zod';
+import { planIncludes } from '../../../shared/domain/company';
+import { isTimeZone } from '../../../shared/domain/recurrence';
+import { appointmentIdInput, bookInput, myAppointmentsInput, publicBookInput, publicSlotsInput, rescheduleInput, saveScheduleInput, slotsInput } from '../../../shared/schemas/appointments';
+import { domainSchema } from '../../../shared/schemas/company';
+import { memberProcedure, participantProcedure, publicProcedure, router } from '../../trpc';
+import { requirePlan } from '../company/plan';
+import { findCompany } from '../service/shared';
+import * as appointments from './service';
+
+const planned = memberProcedure.meta({ plan: 'calendar' });
+
+export const appointmentsRouter = router({
+  schedule: planned
+    .input(z.object({ zone: z.string().max(64).optional() }))
+    .query(({ ctx, input }) => appointments.getSchedule(ctx, input.zone && isTimeZone(input.zone) ? input.zone : undefined)),
+  saveSchedule: planned.input(saveScheduleInput).mutation(({ ctx, input }) => appointments.saveSchedule(ctx, input)),
+  attendants: planned.query(({ ctx }) => appointments.bookableAttendants(ctx.db, ctx.company.id)),
+  slots: planned.input(slotsInput).query(({ ctx, input }) => appointments.slots(ctx.db, ctx.clock.now(), ctx.company.id, input.attendantId, input.from, input.to)),
+  book: planned.input(bookInput).mutation(({ ctx, input }) =>
+    appointments.book(ctx, { company: ctx.company, attendantId: input.attendantId, start: input.start, customerId: null, name: input.name, email: input.email, bookedBy: ctx.user })),
+  mine: planned.input(myAppointmentsInput).query(({ ctx, input }) => appointments.listMine(ctx, input.when)),
+  get: planned.input(appointmentIdInput).query(({ ctx, input }) => appointments.getOne(ctx, input.appointmentId)),
+  cancel: planned.input(appointmentIdInput).mutation(({ ctx, input }) => appointments.cancel(ctx, input.appointmentId)),
+  reschedule: planned.input(rescheduleInput).mutation(({ ctx, input }) => appointments.reschedule(ctx, input.appointmentId, input.start)),
+});
+
+export const bookingRouter = router({
+  attendants: publicProcedure.input(z.object({ domain: domainSchema })).query(async ({ ctx, input }) => {
+    const company = await findCompany(ctx.db, input.domain);
+    return planIncludes(company.plan, 'calendar') ? appointments.bookableAttendants(ctx.db, company.id) : [];
+  }),
+  slots: publicProcedure.input(publicSlotsInput).query(async ({ ctx, input }) => {
+    const company = await findCompany(ctx.db, input.domain);
+    requirePlan(company, 'calendar');
+    return appointments.slots(ctx.db, ctx.clock.now(), company.id, input.attendantId, input.from, input.to);
+  }),
+  book: participantProcedure.meta({ rate: 'conversations' }).input(publicBookInput).mutation(async ({ ctx, input }) => {
+    const company = await findCompany(ctx.db, input.domain);
+    requirePlan(company, 'calendar');
+    return appointments.book(ctx, { company, attendantId: input.attendantId, start: input.start, customerId: ctx.user.id, name: input.name, email: input.email, bookedBy: ctx.user });
+  }),
+});
