@@ -332,6 +332,24 @@ describe('a call that still rings ends with the access of its caller or callee, 
     expect(await r.celia.query('calls.incoming')).toEqual([]);
   });
 
+  it.skipIf(!bin)('a blocked caller already in the call screen: the rings stop and the call ends once', async () => {
+    const r = await ringing('Bruno');
+    // His media is up on A while the others ring: the block closes that socket too.
+    const peer = await CallPeer.open(a.url, r.bruno.cookie, r.bruno.userId, r.callId);
+    sockets.push(peer.socket);
+    await peer.join(r.callId);
+    const dropped = disconnected(peer.socket);
+    await personFor(b, r.ana.userId, r.ana.cookie, sockets).call('members.block', { domain: r.company.domain, memberId: await r.memberOf(r.bruno.userId) });
+    await dropped;
+    await until(() => r.cancelled('Ana') && r.cancelled('Celia'));
+    await until(async () => (await r.call()).concluded);
+    expect(await r.call()).toMatchObject({ concluded: true, endReason: 'cancelled' });
+    expect(await r.rings()).toEqual([]);
+    await settle();
+    // Ended once: one 'call:ended' per tab that was rung.
+    expect(r.ended.Celia.filter((e) => e.callId === r.callId)).toHaveLength(1);
+  });
+
   it.skipIf(!bin)('a removed callee stops ringing on their tabs; the others still ring, and the call ends when no ring is left', async () => {
     const r = await ringing('Ana');
     await personFor(b, r.ana.userId, r.ana.cookie, sockets).call('members.remove', { domain: r.company.domain, memberId: await r.memberOf(r.bruno.userId) });

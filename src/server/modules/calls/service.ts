@@ -685,7 +685,10 @@ export async function endRingsOf(deps: CallsDeps, userId: string, scope: { compa
   const inScope = { concluded: false, ...(scope.companyId && { companyId: scope.companyId }) };
   const placed = await deps.db.call.findMany({ where: { ...inScope, ownerId: userId, open: false, isLive: false }, select: { id: true } });
   const rung = await deps.db.callParticipant.findMany({ where: { userId, calling: true, call: inScope }, select: { callId: true } });
-  const failed = (callId: string) => (err: unknown) => deps.logger.error({ err, callId, userId }, 'could not end a ring of a person whose access ended');
+  // A refusal here means the call ended meanwhile (its caller's call socket closing ends it too).
+  const failed = (callId: string) => (err: unknown) => {
+    if (!(err instanceof TRPCError)) deps.logger.error({ err, callId, userId }, 'could not end a ring of a person whose access ended');
+  };
   for (const { id } of placed) await cancelRinging(deps, userId, { callId: id }).catch(failed(id));
   for (const { callId } of rung) await withdrawRing(deps, callId, userId).catch(failed(callId));
 }
