@@ -134,7 +134,10 @@ export interface ClientToServerEvents {
   'call:transcript': (input: CallTranscriptInput, ack: (response: CallTranscriptAck) => void) => void;
 }
 
-export interface InterServerEvents {}
+export interface InterServerEvents {
+  /** Typing tokens people spent on the sending instance since its last report (userId → count). */
+  'typing:spent': (spent: Record<string, number>) => void;
+}
 
 export interface SocketData {
   userId: string;

@@ -296,3 +296,94 @@ describe("an admin changes a member's profile", () => {
     expect(told[0]).toEqual({ domain: company.domain });
   });
 });
+
+describe('a call that still rings ends with the access of its caller or callee, on every instance', () => {
+  /** Ana (admin) and two members; `caller` starts a voice call in their three-person conversation through A. */
+  async function ringing(caller: 'Ana' | 'Bruno') {
+    const { company, people } = await team(a, sockets, 3, ['Ana', 'Bruno', 'Celia']);
+    const [ana, bruno, celia] = people;
+    const { conversationId } = await ana.call('chat.startDirect', { userId: bruno.userId });
+    await ana.call('chat.addParticipants', { conversationId, userIds: [celia.userId] });
+    // Each person's ringing tab: Bruno's and Celia's on B, Ana's on A.
+    const tabs = { Ana: await tabOn(a, ana.cookie), Bruno: await tabOn(b, bruno.cookie), Celia: await tabOn(b, celia.cookie) };
+    const signals = { Ana: collect(tabs.Ana, 'call:signal'), Bruno: collect(tabs.Bruno, 'call:signal'), Celia: collect(tabs.Celia, 'call:signal') };
+    const ended = { Ana: collect(tabs.Ana, 'call:ended'), Bruno: collect(tabs.Bruno, 'call:ended'), Celia: collect(tabs.Celia, 'call:ended') };
+    const by = caller === 'Ana' ? ana : bruno;
+    const { callId } = await by.call('calls.start', { conversationId, type: 1 });
+    const callees = (['Ana', 'Bruno', 'Celia'] as const).filter((n) => n !== caller);
+    await until(() => callees.every((n) => signals[n].some((s) => s.cmd === 'create' && s.callId === callId)));
+    const memberOf = async (userId: string) => (await a.db.member.findFirstOrThrow({ where: { companyId: company.id, userId } })).id;
+    const rings = async () =>
+      (await a.db.callParticipant.findMany({ where: { callId, calling: true }, select: { userId: true } })).map((p) => p.userId).sort();
+    const call = () => a.db.call.findUniqueOrThrow({ where: { id: callId } });
+    const cancelled = (n: keyof typeof signals) => signals[n].some((s) => s.cmd === 'cancel' && s.callId === callId);
+    return { company, ana, bruno, celia, callId, signals, ended, memberOf, rings, call, cancelled };
+  }
+
+  it.skipIf(!bin)('a blocked caller: the call is cancelled for everyone it rings, and ends in the database', async () => {
+    const r = await ringing('Bruno');
+    // Blocked through B while the call was placed and rings from A.
+    await personFor(b, r.ana.userId, r.ana.cookie, sockets).call('members.block', { domain: r.company.domain, memberId: await r.memberOf(r.bruno.userId) });
+    await until(() => r.cancelled('Ana') && r.cancelled('Celia'));
+    await until(async () => (await r.call()).concluded);
+    expect(await r.call()).toMatchObject({ concluded: true, endReason: 'cancelled' });
+    expect(await r.rings()).toEqual([]);
+    // A tab opened later does not ring either.
+    expect(await r.celia.query('calls.incoming')).toEqual([]);
+  });
+
+  it.skipIf(!bin)('a blocked caller already in the call screen: the rings stop and the call ends once', async () => {
+    const r = await ringing('Bruno');
+    // His media is up on A while the others ring: the block closes that socket too.
+    const peer = await CallPeer.open(a.url, r.bruno.cookie, r.bruno.userId, r.callId);
+    sockets.push(peer.socket);
+    await peer.join(r.callId);
+    const dropped = disconnected(peer.socket);
+    await personFor(b, r.ana.userId, r.ana.cookie, sockets).call('members.block', { domain: r.company.domain, memberId: await r.memberOf(r.bruno.userId) });
+    await dropped;
+    await until(() => r.cancelled('Ana') && r.cancelled('Celia'));
+    await until(async () => (await r.call()).concluded);
+    expect(await r.call()).toMatchObject({ concluded: true, endReason: 'cancelled' });
+    expect(await r.rings()).toEqual([]);
+    await settle();
+    // Ended once: one 'call:ended' per tab that was rung.
+    expect(r.ended.Celia.filter((e) => e.callId === r.callId)).toHaveLength(1);
+  });
+
+  it.skipIf(!bin)('a removed callee stops ringing on their tabs; the others still ring, and the call ends when no ring is left', async () => {
+    const r = await ringing('Ana');
+    await personFor(b, r.ana.userId, r.ana.cookie, sockets).call('members.remove', { domain: r.company.domain, memberId: await r.memberOf(r.bruno.userId) });
+    await until(() => r.cancelled('Bruno'));
+    // The caller hears that he will not answer; Celia's ring goes on.
+    await until(() => r.signals.Ana.some((s) => s.cmd === 'otherReject' && s.to.id === r.bruno.userId));
+    expect(await r.rings()).toEqual([r.celia.userId]);
+    expect(r.cancelled('Celia')).toBe(false);
+    expect((await r.call()).concluded).toBe(false);
+
+    await r.ana.call('members.block', { memberId: await r.memberOf(r.celia.userId) });
+    await until(() => r.cancelled('Celia'));
+    await until(() => r.ended.Ana.some((e) => e.callId === r.callId));
+    expect(await r.call()).toMatchObject({ concluded: true, endReason: 'cancelled' });
+  });
+
+  it.skipIf(!bin)('signing out of the last session: a caller’s ringing call is cancelled, a callee stops ringing', async () => {
+    const r = await ringing('Bruno');
+    // Ana has a second session: signing out of one leaves her reachable, so she still rings.
+    const phone = await signIn(a.db, r.ana.userId);
+    await personFor(b, r.ana.userId, r.ana.cookie, sockets).call('auth.signOut', {});
+    await settle();
+    expect(await r.rings()).toEqual([r.ana.userId, r.celia.userId].sort());
+    // Revoking the other one too (from a third, on B): no session of hers is left, her ring ends.
+    const sessions = await a.db.session.findMany({ where: { userId: r.ana.userId } });
+    expect(sessions).toHaveLength(1);
+    await personFor(b, r.ana.userId, phone, sockets).call('auth.signOut', {});
+    await until(() => r.signals.Bruno.some((s) => s.cmd === 'otherReject' && s.to.id === r.ana.userId));
+    expect(await r.rings()).toEqual([r.celia.userId]);
+
+    // The caller signs out of his only session: Celia's ring stops, the call is over.
+    await personFor(b, r.bruno.userId, r.bruno.cookie, sockets).call('auth.signOut', {});
+    await until(() => r.cancelled('Celia'));
+    await until(async () => (await r.call()).concluded);
+    expect(await r.call()).toMatchObject({ concluded: true, endReason: 'cancelled' });
+  });
+});

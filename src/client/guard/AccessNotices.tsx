@@ -14,7 +14,8 @@ import { toast } from '../ui/Toast';
  * - access revoked (an admin blocked or removed them): every cached answer is dropped and asked
  *   again (the /i shell's company gate then routes to /{emp}/block), and a tab on that company's
  *   own pages goes to /{emp}/block at once;
- * - profile changed: the permissions the app was drawn with are stale, so it asks to reload.
+ * - profile changed: the menus are drawn again from fresh answers, and since open screens may
+ *   still show what the old profile allowed, it asks to reload.
  * Listens only; whoever needs the socket connects it.
  */
 export function AccessNotices() {
@@ -42,6 +43,9 @@ export function AccessNotices() {
       if (target && inside && path.current !== target) void navigate(target, { replace: true });
     };
     const onProfileChanged: ServerToClientEvents['member:profileChanged'] = () => {
+      // The menus follow at once (the answers they were drawn from are asked again); a screen
+      // already open may still hold what the old profile allowed, hence the request to reload.
+      void utils.invalidate();
       toast.warn(t`Your profile has been changed, reload the page!`, {
         key: 'profile-changed',
         timeout: 0,

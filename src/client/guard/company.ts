@@ -53,6 +53,18 @@ export function usePlanFeatures() {
 }
 
 /**
+ * This member's standing in the selected company (admin, profile permissions), from the same
+ * company.current answer; null while unknown, so an entry the profile lacks never shows for a
+ * moment. A profile change drops the cached answer (AccessNotices), so it follows at once.
+ */
+export function useMyStanding() {
+  const { company } = useSelectedCompany();
+  const domain = company?.domain ?? '';
+  const current = trpc.company.current.useQuery({ domain }, { enabled: domain !== '', retry: false, staleTime: 60_000 });
+  return current.data?.me ?? null;
+}
+
+/**
  * Makes a company the selected one and opens the app in it (/i/recent). Every company query is
  * dropped first: the screens must not keep showing the previous company.
  */

@@ -54,7 +54,7 @@ export interface RealtimeLimits {
   maxSocketsPerUser: number;
   /** Sustained events per second one socket may send; a burst of twice that is let through. */
   eventsPerSecond: number;
-  /** Typing events one user may send per second over all their sockets on this instance. */
+  /** Typing events one user may send per second over all their sockets, on every instance (shareSpending). */
   typingPerSecond: number;
 }
 const DEFAULT_LIMITS: RealtimeLimits = { maxSocketsPerUser: 20, eventsPerSecond: 50, typingPerSecond: 5 };
@@ -154,6 +154,7 @@ export function createRealtime(
   };
 
   const typingLimiter = new UserRateLimiter(limits.typingPerSecond, 1000);
+  if (deps.adapter) shareSpending(io, typingLimiter, deps.logger);
   io.on('connection', (socket) => {
     deps.onSocketCount?.(io.engine.clientsCount);
     limitEventRate(socket, limits.eventsPerSecond);
@@ -227,17 +228,34 @@ export class UserRateLimiter {
     private readonly periodMs: number,
   ) {}
 
+  /** Told of every token taken here (shareSpending reports them to the other instances). */
+  onTake?: (userId: string) => void;
+
   /** Takes one token for `userId`; false when none is left. */
   take(userId: string, now = Date.now()): boolean {
+    const bucket = this.refill(userId, now);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    this.onTake?.(userId);
+    return true;
+  }
+
+  /** Tokens `userId` spent elsewhere (another instance) come out of the same bucket. */
+  spend(userId: string, count: number, now = Date.now()): void {
+    const bucket = this.refill(userId, now);
+    // Below zero is a debt: tokens both instances took in the same instant are paid back by
+    // waiting, not forgiven (down to one bucket, so a burst of reports never locks someone out long).
+    bucket.tokens = Math.max(-this.rate * 2, bucket.tokens - count);
+  }
+
+  private refill(userId: string, now: number) {
     const capacity = this.rate * 2;
     if (now - this.sweptAt > 4 * this.periodMs) this.sweep(now, capacity);
     const bucket = this.buckets.get(userId) ?? { tokens: capacity, last: now };
     bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.last) / this.periodMs) * this.rate);
     bucket.last = now;
     this.buckets.set(userId, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
+    return bucket;
   }
 
   private sweep(now: number, capacity: number) {
@@ -246,4 +264,41 @@ export class UserRateLimiter {
       if (b.tokens + ((now - b.last) / this.periodMs) * this.rate >= capacity) this.buckets.delete(userId);
     }
   }
+}
+
+/** How often an instance reports the typing tokens spent on it: the lag the shared budget allows. */
+const SPENT_REPORT_MS = 100;
+
+/**
+ * One typing budget per person over every instance: each instance sums the tokens taken on it and
+ * tells the others through the adapter (one message per 100 ms at most, only while someone types),
+ * and takes what they report out of its own buckets. A database hit per keystroke event would
+ * cost more than the relay; this costs one adapter message beside the relays it already sends.
+ * Between two reports each instance may still let a burst through, so the bound is one bucket
+ * plus at most one report interval's worth per instance, not N buckets.
+ */
+function shareSpending(io: Io, limiter: UserRateLimiter, logger: Logger) {
+  const spent = new Map<string, number>();
+  let timer: NodeJS.Timeout | null = null;
+  const report = () => {
+    timer = null;
+    const batch = Object.fromEntries(spent);
+    spent.clear();
+    try {
+      io.serverSideEmit('typing:spent', batch);
+    } catch (err) {
+      logger.warn({ err }, 'could not report typing spent to the other instances');
+    }
+  };
+  limiter.onTake = (userId) => {
+    spent.set(userId, (spent.get(userId) ?? 0) + 1);
+    if (!timer) {
+      timer = setTimeout(report, SPENT_REPORT_MS);
+      timer.unref();
+    }
+  };
+  io.on('typing:spent', (batch) => {
+    if (!batch || typeof batch !== 'object') return;
+    for (const [userId, count] of Object.entries(batch)) if (typeof count === 'number' && count > 0) limiter.spend(userId, count);
+  });
 }

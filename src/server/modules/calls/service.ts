@@ -53,6 +53,17 @@ export interface CallsDeps {
   hub: CallsHub;
 }
 
+/** The calls module's deps out of the app's (a request's context holds them all; `calls` is the hub). */
+export const callsDepsOf = (d: Omit<CallsDeps, 'hub'> & { calls: CallsHub }): CallsDeps => ({
+  db: d.db,
+  clock: d.clock,
+  logger: d.logger,
+  storage: d.storage,
+  config: d.config,
+  realtime: d.realtime,
+  hub: d.calls,
+});
+
 /** A member acting inside their company (calls.start and the other company-scoped procedures). */
 export interface MemberActor {
   userId: string;
@@ -661,6 +672,41 @@ export async function dropFromCompanyCalls(deps: { db: Db; realtime: Realtime },
     deps.realtime.leaveUser(userId, socketRooms.call(p.callId));
     if (p.connectionId) deps.realtime.disconnectSocket(p.connectionId);
   }
+}
+
+/**
+ * Rings that must stop because the person can no longer act (blocked or removed in `companyId`,
+ * or no session of theirs is left: signed out, revoked, password reset). A call they placed that
+ * nobody answered yet is cancelled for everyone it rings; a ring to them stops on every tab (the
+ * caller hears they will not answer), and the call ends when no ring is left. Everything goes
+ * through the database and the adapter, so it holds whichever instance rings or hosts the call.
+ */
+export async function endRingsOf(deps: CallsDeps, userId: string, scope: { companyId?: string } = {}) {
+  const inScope = { concluded: false, ...(scope.companyId && { companyId: scope.companyId }) };
+  const placed = await deps.db.call.findMany({ where: { ...inScope, ownerId: userId, open: false, isLive: false }, select: { id: true } });
+  const rung = await deps.db.callParticipant.findMany({ where: { userId, calling: true, call: inScope }, select: { callId: true } });
+  // A refusal here means the call ended meanwhile (its caller's call socket closing ends it too).
+  const failed = (callId: string) => (err: unknown) => {
+    if (!(err instanceof TRPCError)) deps.logger.error({ err, callId, userId }, 'could not end a ring of a person whose access ended');
+  };
+  for (const { id } of placed) await cancelRinging(deps, userId, { callId: id }).catch(failed(id));
+  for (const { callId } of rung) await withdrawRing(deps, callId, userId).catch(failed(callId));
+}
+
+/** One person's ring ends without their answer (endRingsOf): not a rejection, nothing posted in the chat. */
+async function withdrawRing(deps: CallsDeps, callId: string, userId: string) {
+  const { count } = await deps.db.callParticipant.updateMany({ where: { callId, userId, calling: true }, data: { calling: false, ringDeadline: null } });
+  if (count === 0) return;
+  const p = (await participantFor(deps.db, callId, userId))!;
+  // The ring's timer lives on the instance that rang; there it finds the ring over and does nothing.
+  deps.hub.clearTimer(timerKeys.ring(callId, p.id));
+  const call = (await deps.db.call.findUnique({ where: { id: callId }, include: { company: { select: { domain: true } } } }))!;
+  const ref: CallRef = { id: callId, type: call.type, isLive: call.isLive, conversationId: call.conversationId, domain: call.company.domain };
+  const owner = { id: call.ownerId ?? '', name: (await names(deps.db, [call.ownerId])).get(call.ownerId ?? '') ?? '' };
+  const me = { id: userId, name: p.user.name };
+  deps.realtime.toUser(userId, 'call:signal', signal(ref, 'cancel', owner, me, 'cancelled'));
+  if (call.ownerId) deps.realtime.toUser(call.ownerId, 'call:signal', signal(ref, 'otherReject', owner, me, 'noAnswer'));
+  await afterRingChange(deps, callId, 'cancelled');
 }
 
 /** Leaving before the media joined (Cancelar on the device chooser after accepting). */

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/schemas/identity';
 import type { AppDeps } from '../../deps';
 import { authedProcedure, publicProcedure, router } from '../../trpc';
+import { callsDepsOf, endRingsOf } from '../calls/service';
 import * as identity from './service';
 import { SESSION_COOKIE, sessionCookieOptions } from './sessions';
 
@@ -29,6 +30,7 @@ const deps = (ctx: Ctx): identity.IdentityDeps => ({
   publicUrl: ctx.config.publicUrl,
   log: ctx.logger,
   realtime: ctx.realtime,
+  endRings: (userId) => endRingsOf(callsDepsOf(ctx), userId),
 });
 const meta = (ctx: Ctx): identity.RequestMeta => ({ ip: ctx.req.ip ?? 'unknown', userAgent: ctx.req.get('user-agent') });
 
@@ -61,7 +63,7 @@ export const authRouter = router({
   signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signUp(deps(ctx), ctx.user, input, meta(ctx)))),
   signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => signedIn(ctx, await identity.signIn(deps(ctx), ctx.user, input, meta(ctx)))),
   signOut: authedProcedure.mutation(async ({ ctx }) => {
-    await identity.signOut(ctx, ctx.session.id);
+    await identity.signOut(deps(ctx), ctx.session.id);
     ctx.res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   }),
@@ -87,7 +89,7 @@ export const authRouter = router({
 export const accountRouter = router({
   sessions: authedProcedure.query(({ ctx }) => identity.listSessions(ctx.db, ctx.user.id, ctx.session.id)),
   revokeSession: authedProcedure.input(z.object({ id: z.string().max(128) })).mutation(async ({ ctx, input }) => {
-    await identity.revokeSession(ctx, ctx.user.id, input.id);
+    await identity.revokeSession(deps(ctx), ctx.user.id, input.id);
     if (input.id === ctx.session.id) ctx.res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   }),

@@ -34,6 +34,11 @@ export interface IdentityDeps {
   log?: { error(obj: object, msg: string): void };
   /** Ends the sockets of sessions that end here (sign-out, revocation, password reset). */
   realtime: Pick<Realtime, 'endSessions' | 'endUserSockets'>;
+  /**
+   * Stops the calls ringing for or to a person no session of whom is left (the calls module's
+   * endRingsOf): nobody could answer those rings or hear them answered. Unset: nothing rings here.
+   */
+  endRings?: (userId: string) => Promise<void>;
 }
 /** Who is asking and from where: the rate limits and the session list need it. */
 export interface RequestMeta {
@@ -135,9 +140,19 @@ export async function signIn(deps: IdentityDeps, caller: User | null, input: z.o
 }
 
 /** The session ends on every channel: its next HTTP call and its open sockets, on every instance. */
-export async function signOut(deps: Pick<IdentityDeps, 'db' | 'realtime'>, sessionId: string): Promise<void> {
+export async function signOut(deps: Pick<IdentityDeps, 'db' | 'clock' | 'realtime' | 'endRings'>, sessionId: string): Promise<void> {
+  const session = await deps.db.session.findUnique({ where: { id: sessionId }, select: { userId: true } });
   await deps.db.session.deleteMany({ where: { id: sessionId } });
   deps.realtime.endSessions([sessionId]);
+  if (session) await afterSessionEnded(deps, session.userId);
+}
+
+/** The last session of the person ended: what rings for them or to them stops (endRings). */
+async function afterSessionEnded(deps: Pick<IdentityDeps, 'db' | 'clock' | 'endRings'>, userId: string) {
+  if (!deps.endRings) return;
+  // An expired row that nobody swept yet is no way to answer either.
+  if ((await deps.db.session.count({ where: { userId, expiresAt: { gt: deps.clock.now() } } })) > 0) return;
+  await deps.endRings(userId);
 }
 
 /**
@@ -321,10 +336,13 @@ export async function listSessions(db: Db, userId: string, currentSessionId: str
   }));
 }
 
-export async function revokeSession(deps: Pick<IdentityDeps, 'db' | 'realtime'>, userId: string, sessionId: string): Promise<void> {
+export async function revokeSession(deps: Pick<IdentityDeps, 'db' | 'clock' | 'realtime' | 'endRings'>, userId: string, sessionId: string): Promise<void> {
   // Scoped by user: a session id of someone else revokes nothing, and closes none of its sockets.
   const { count } = await deps.db.session.deleteMany({ where: { id: sessionId, userId } });
-  if (count) deps.realtime.endSessions([sessionId]);
+  if (count) {
+    deps.realtime.endSessions([sessionId]);
+    await afterSessionEnded(deps, userId);
+  }
 }
 
 /**

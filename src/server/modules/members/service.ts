@@ -9,12 +9,13 @@ import type { Mailer } from '../../mail';
 import { companyInviteMail } from '../../mail/templates';
 import type { Realtime } from '../../realtime';
 import { addToDefaultGroup, lockCompany, memberFlags, upsertInvite, type CompanyContext } from '../company/service';
-import { dropFromCompanyCalls } from '../calls/service';
+import type { AppDeps } from '../../deps';
+import { callsDepsOf, dropFromCompanyCalls, endRingsOf } from '../calls/service';
 import { announceMembersChanged, createNotifications, pushNotifications, type NewNotification } from '../notifications/service';
 
 type Tx = Prisma.TransactionClient;
 
-export interface MembersDeps extends CompanyContext {
+export interface MembersDeps extends CompanyContext, Pick<AppDeps, 'logger' | 'storage' | 'config' | 'calls'> {
   realtime: Realtime;
   clock: Clock;
 }
@@ -117,11 +118,13 @@ const leaveGroupsAndInvite: Effect = async (tx, _before, after) => {
 /**
  * Blocked or removed: access ends on every channel at once, after the commit (the next HTTP call
  * already reads the new flags): the person's sockets leave the company's room and are told, on
- * every instance, and they are dropped from the company's live calls.
+ * every instance, they are dropped from the company's live calls, and the company's calls that
+ * still ring them, or that they placed and nobody answered yet, stop ringing.
  */
 const endAccess = (deps: MembersDeps, reason: 'blocked' | 'removed') => async (_before: Member, after: Member) => {
   deps.realtime.revokeCompany(after.userId, { id: deps.company.id, domain: deps.company.domain }, reason);
   await dropFromCompanyCalls(deps, after.userId, deps.company.id);
+  await endRingsOf(callsDepsOf(deps), after.userId, { companyId: deps.company.id });
 };
 
 /** The member's permissions changed: their open app is told, and asks to reload. */

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { Notification, Prisma } from '../../../generated/prisma/client';
 import { EMAIL_RESEND_INTERVAL_MS, NOTIFICATION_RETENTION_MS, CONVERSATION_TYPE } from '../../../shared/constants';
+import { GOVERNING_SETTING, readSoundSettings, relaysOutsideApp } from '../../../shared/domain/notification-relay';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
@@ -26,6 +27,10 @@ export interface NewNotification {
   action?: string;
   type: string;
   adminOnly?: boolean;
+  /** Relayed to Web Push and Telegram even when the person's settings would hold it back. */
+  forcePush?: boolean;
+  /** Spec field kept on the row; nothing sends company-wide-for-everyone notifications yet. */
+  isGlobal?: boolean;
 }
 
 /**
@@ -51,10 +56,20 @@ export async function createNotifications(tx: Prisma.TransactionClient, rows: Ne
   const data = rows.filter((r) => !r.companyId || allowed.has(`${r.companyId}:${r.userId}:${r.adminOnly ? 'admin' : 'user'}`));
   if (data.length === 0) return [];
   const created = await tx.notification.createManyAndReturn({ data });
-  // Attendants who linked their Telegram get them there too (channels outbox, same transaction).
-  await relayNotificationsToTelegram(tx, created);
-  await relayNotificationsToPush(tx, created);
+  // Attendants who linked their Telegram, and browsers subscribed to Web Push, get them there too
+  // (channels outbox, same transaction) when the person's settings let that notification out.
+  const outside = await relayable(tx, created);
+  await relayNotificationsToTelegram(tx, outside);
+  await relayNotificationsToPush(tx, outside);
   return created;
+}
+
+/** The rows that may leave the app, by each recipient's sound/push settings (notification-relay.ts). */
+async function relayable(tx: Prisma.TransactionClient, rows: Notification[]): Promise<Notification[]> {
+  if (rows.every((n) => n.forcePush || !GOVERNING_SETTING[n.type])) return rows;
+  const users = await tx.user.findMany({ where: { id: { in: [...new Set(rows.map((n) => n.userId))] } }, select: { id: true, settings: true } });
+  const settingsOf = new Map(users.map((u) => [u.id, readSoundSettings(u.settings)]));
+  return rows.filter((n) => relaysOutsideApp(n, settingsOf.get(n.userId) ?? {}));
 }
 
 /** Call after the transaction that wrote the rows has committed, never inside it. */

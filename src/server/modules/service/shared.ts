@@ -124,7 +124,7 @@ export async function createServiceRequest(deps: ServiceDeps, req: NewRequest) {
     const appended = [await appendInfo(tx, company.domain, conversation.id, { info: 'greeting', params: { text: greeting } }, now)];
     if (req.text) appended.push(await appendMessage(tx, company.domain, { conversationId: conversation.id, authorId: customer.id, clientId: 'request', text: req.text }, now));
     const toNotify = (await queueViewers(tx, company.id)).filter(
-      (v) => v.userId !== customer.id && v.settings.playNotificationFila !== false && canSeeRequest(v, { groupIds, queueUserId: null, queueId: queue.id }),
+      (v) => v.userId !== customer.id && canSeeRequest(v, { groupIds, queueUserId: null, queueId: queue.id }),
     );
     const notifications = await createNotifications(
       tx,
