@@ -172,6 +172,20 @@ export class CallSession {
     return joined;
   }
 
+  private readonly making: Partial<Record<'send' | 'recv', Promise<types.Transport>>> = {};
+
+  /**
+   * The one transport of a direction, made on first use. The promise is shared: the microphone
+   * being published and the annotation channel opening at the same moment must not make two.
+   */
+  private once(direction: 'send' | 'recv'): Promise<types.Transport> {
+    this.making[direction] ??= this.transport(direction).catch((err) => {
+      delete this.making[direction];
+      throw err;
+    });
+    return this.making[direction];
+  }
+
   private async transport(direction: 'send' | 'recv'): Promise<types.Transport> {
     const params = await this.request('createTransport', { direction });
     const transport = direction === 'send' ? this.device.createSendTransport(params) : this.device.createRecvTransport(params);
@@ -208,7 +222,7 @@ export class CallSession {
 
   private async consume(info: ProducerInfo): Promise<void> {
     if (info.userId === this.userId || this.consumers.has(info.producerId) || this.snapshot.status === 'closed') return;
-    this.recvTransport ??= await this.transport('recv');
+    this.recvTransport = await this.once('recv');
     const params = await this.request('consume', { producerId: info.producerId, rtpCapabilities: this.device.recvRtpCapabilities! });
     const consumer = await this.recvTransport.consume({ id: params.consumerId, producerId: params.producerId, kind: params.kind, rtpParameters: params.rtpParameters });
     this.consumers.set(info.producerId, consumer);
@@ -220,7 +234,7 @@ export class CallSession {
   /** The attendant's annotation channel: every message is checked before it is drawn. */
   private async consumeData(info: DataProducerInfo): Promise<void> {
     if (info.userId === this.userId || info.label !== ANNOTATION_LABEL || this.dataConsumers.has(info.dataProducerId) || this.snapshot.status === 'closed') return;
-    this.recvTransport ??= await this.transport('recv');
+    this.recvTransport = await this.once('recv');
     const params = await this.request('consumeData', { dataProducerId: info.dataProducerId });
     const consumer = await this.recvTransport.consumeData({
       id: params.dataConsumerId,
@@ -239,7 +253,7 @@ export class CallSession {
   /** Opens our annotation channel (the owner of a remote assistance call); the server refuses others. */
   async openAnnotations(): Promise<void> {
     if (this.dataProducer && !this.dataProducer.closed) return;
-    this.sendTransport ??= await this.transport('send');
+    this.sendTransport = await this.once('send');
     this.dataProducer = await this.sendTransport.produceData({ ordered: true, label: ANNOTATION_LABEL });
   }
 
@@ -257,7 +271,7 @@ export class CallSession {
 
   /** Sends a track: the microphone, the camera (320x240@30) or the screen (1280x720@30). */
   async publish(source: MediaSource, track: MediaStreamTrack): Promise<void> {
-    this.sendTransport ??= await this.transport('send');
+    this.sendTransport = await this.once('send');
     const existing = this.producers.get(source);
     if (existing) {
       await existing.replaceTrack({ track });
