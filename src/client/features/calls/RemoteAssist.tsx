@@ -7,7 +7,7 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowUpRight, Eraser, MousePointer2, Pencil, ScreenShare, type LucideIcon } from 'lucide-react';
-import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type PointerEvent } from 'react';
 import { addPoint, arrowHead, POINTER_FADE_MS, toPoint, type Annotation, type AnnotationScene, type AnnotationTool, type Stroke } from '../../../shared/domain/annotations';
 import { IconButton } from '../../ui/Button';
 
@@ -124,7 +124,7 @@ export function AnnotatedScreen({
   };
 
   return (
-    <div className="remote-screen" style={ratio ? { aspectRatio: `${ratio}` } : undefined}>
+    <div className="remote-screen" style={ratio ? ({ '--ratio': `${ratio}` } as CSSProperties) : undefined}>
       <video ref={video} autoPlay playsInline muted aria-label={label} />
       <canvas
         ref={canvas}
