@@ -7,7 +7,7 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowUpRight, Eraser, MousePointer2, Pencil, ScreenShare, type LucideIcon } from 'lucide-react';
-import { useEffect, useRef, useState, type CSSProperties, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import { addPoint, arrowHead, POINTER_FADE_MS, toPoint, type Annotation, type AnnotationScene, type AnnotationTool, type Stroke } from '../../../shared/domain/annotations';
 import { IconButton } from '../../ui/Button';
 
@@ -29,6 +29,8 @@ export function AnnotatedScreen({
   tool?: AnnotationTool;
   onAnnotate?: (a: Annotation) => void;
 }) {
+  const { t } = useLingui();
+  const hint = t`Draw with the mouse or a finger; the arrow keys move the pointer.`;
   const video = useRef<HTMLVideoElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [ratio, setRatio] = useState<number | null>(null);
@@ -123,6 +125,19 @@ export function AnnotatedScreen({
     if (d && onAnnotate) onAnnotate(d.stroke);
   };
 
+  // Keyboard: with the picture focused, the arrow keys move the pointer (Shift: bigger steps).
+  const keyPointer = useRef<[number, number]>([0.5, 0.5]);
+  const key = (e: KeyboardEvent<HTMLCanvasElement>) => {
+    const step = e.shiftKey ? 0.1 : 0.02;
+    const d = ({ ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] } as Record<string, [number, number]>)[e.key];
+    if (!d || !onAnnotate) return;
+    e.preventDefault();
+    const [x, y] = keyPointer.current;
+    const at = toPoint(x + d[0], y + d[1], 1, 1);
+    keyPointer.current = at;
+    onAnnotate({ kind: 'pointer', at });
+  };
+
   return (
     <div className="remote-screen" style={ratio ? ({ '--ratio': `${ratio}` } as CSSProperties) : undefined}>
       <video ref={video} autoPlay playsInline muted aria-label={label} />
@@ -131,7 +146,10 @@ export function AnnotatedScreen({
         className={onAnnotate ? 'remote-canvas remote-canvas-draw' : 'remote-canvas'}
         role="img"
         aria-label={onAnnotate ? label : undefined}
+        aria-description={onAnnotate ? hint : undefined}
         aria-hidden={onAnnotate ? undefined : true}
+        tabIndex={onAnnotate ? 0 : undefined}
+        onKeyDown={key}
         data-strokes={scene.strokes.length}
         onPointerDown={down}
         onPointerMove={move}
