@@ -5,6 +5,7 @@
  * screen (sent over the call's SCTP data channel); clearing wipes it on both sides.
  */
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveWorkerBin } from '../../src/server/media';
@@ -45,6 +46,14 @@ async function open(person: Person): Promise<Page> {
   return page;
 }
 
+/** axe-core's serious and critical violations (WCAG 2.1 A/AA), as in tests/e2e/screens.test.ts. */
+async function violations(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('[data-live-announcer]').analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+}
+
 /** Pixels of the annotation colour drawn on a canvas. */
 const painted = (canvas: Locator) =>
   canvas.evaluate((c: HTMLCanvasElement) => {
@@ -80,6 +89,7 @@ describe.skipIf(!bin)(`remote assistance in the browser${why}`, () => {
     await biaPage.getByText('Waiting for Carlos Cliente to share their screen…').waitFor();
     const ask = carlosPage.getByRole('region', { name: 'Remote assistance' });
     await ask.getByText('they cannot control your computer').waitFor();
+    expect(await violations(carlosPage)).toEqual([]);
     await ask.getByRole('button', { name: 'Share my screen' }).click();
 
     // Bia sees Carlos's screen large, with the drawing tools.
@@ -102,6 +112,18 @@ describe.skipIf(!bin)(`remote assistance in the browser${why}`, () => {
     await expect.poll(() => painted(mine)).toBeGreaterThan(50);
     // Carlos cannot draw back: his layer takes no pointer.
     expect(await mine.evaluate((el) => getComputedStyle(el).pointerEvents)).toBe('none');
+
+    // From the keyboard: the picture takes the focus and the arrow keys move Bia's pointer, which Carlos sees.
+    await screen.focus();
+    const before = await painted(mine);
+    await biaPage.keyboard.press('ArrowRight');
+    await biaPage.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => painted(mine)).toBeGreaterThan(before);
+    expect(await violations(biaPage)).toEqual([]);
+    if (process.env.SCREENSHOTS_DIR) {
+      await biaPage.screenshot({ path: `${process.env.SCREENSHOTS_DIR}/remote-attendant.png` });
+      await carlosPage.screenshot({ path: `${process.env.SCREENSHOTS_DIR}/remote-customer.png` });
+    }
 
     // An arrow, then clearing wipes both sides.
     await tools.getByRole('button', { name: 'Arrow' }).click();
