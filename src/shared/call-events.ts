@@ -81,6 +81,13 @@ export interface CallCommandEvent {
   from: { id: string; name: string };
 }
 
+/** A data channel in the call (the attendant's annotations in remote assistance). */
+export interface DataProducerInfo {
+  dataProducerId: string;
+  userId: string;
+  label: string;
+}
+
 export interface ProducerInfo {
   producerId: string;
   userId: string;
@@ -140,18 +147,21 @@ export type CallRequest =
   | { method: 'resumeProducer'; producerId: string }
   | { method: 'consume'; producerId: string; rtpCapabilities: types.RtpCapabilities }
   | { method: 'resumeConsumer'; consumerId: string }
+  | { method: 'produceData'; transportId: string; sctpStreamParameters: types.SctpStreamParameters }
+  | { method: 'consumeData'; dataProducerId: string }
   | { method: 'chat'; text: string }
   | { method: 'leave' };
 
 export type CallMethod = CallRequest['method'];
 
 export interface CallResults {
-  join: { routerRtpCapabilities: types.RtpCapabilities; producers: ProducerInfo[]; state: CallState; peerId: number };
+  join: { routerRtpCapabilities: types.RtpCapabilities; producers: ProducerInfo[]; dataProducers: DataProducerInfo[]; state: CallState; peerId: number };
   createTransport: {
     id: string;
     iceParameters: types.IceParameters;
     iceCandidates: types.IceCandidate[];
     dtlsParameters: types.DtlsParameters;
+    sctpParameters?: types.SctpParameters;
   };
   connectTransport: Record<string, never>;
   produce: { producerId: string };
@@ -160,6 +170,8 @@ export interface CallResults {
   resumeProducer: Record<string, never>;
   consume: { consumerId: string; producerId: string; kind: 'audio' | 'video'; rtpParameters: types.RtpParameters; userId: string; source: MediaSource };
   resumeConsumer: Record<string, never>;
+  produceData: { dataProducerId: string };
+  consumeData: { dataConsumerId: string; dataProducerId: string; sctpStreamParameters: types.SctpStreamParameters; label: string; protocol: string; userId: string };
   chat: { id: string };
   leave: Record<string, never>;
 }

@@ -6,7 +6,7 @@
 import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from './chat-events';
 import type { TemplateLoss } from './domain/forms-access';
 import type { QueueRequestEvent } from './service-events';
-import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallRequest, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, CallTranscriptAck, CallTranscriptInput, ProducerInfo } from './call-events';
+import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallRequest, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, CallTranscriptAck, CallTranscriptInput, DataProducerInfo, ProducerInfo } from './call-events';
 
 export interface ServerToClientEvents {
   /** A committed message, to every participant's tabs. Clients order and de-duplicate by seq. */
@@ -82,6 +82,7 @@ export interface ServerToClientEvents {
   /** Someone started sending a track: consume it. */
   'call:newProducer': (producer: ProducerInfo) => void;
   'call:producerClosed': (payload: { producerId: string }) => void;
+  'call:newDataProducer': (info: DataProducerInfo) => void;
   'call:producerPaused': (payload: { producerId: string; paused: boolean }) => void;
   /** The in-call chat (live rooms and calls); not stored. */
   'call:chat': (line: CallChatLine) => void;

@@ -20,7 +20,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const PRICES = { voice: '0.05', video: '0.12', share: '0.08', recording: '0.03', translatePerChar: '0.000400' };
+const PRICES = { voice: '0.05', video: '0.12', share: '0.08', recording: '0.03', remote: '0.25', translatePerChar: '0.000400' };
 
 describe('operator console', () => {
   it('is refused to company admins and members; OPERATOR_EMAILS (any case) or an Operator row grants it', async () => {
@@ -45,7 +45,7 @@ describe('operator console', () => {
     const ops = await c.attendant('Olga Operadora');
     await server.db.operator.create({ data: { userId: ops.userId } });
     const before = await ops.call('operator.prices', {}, 'query');
-    expect(await ops.call('operator.setPrices', PRICES)).toEqual({ voice: '0.05', video: '0.12', share: '0.08', recording: '0.03', translatePerChar: '0.0004' });
+    expect(await ops.call('operator.setPrices', PRICES)).toEqual({ voice: '0.05', video: '0.12', share: '0.08', recording: '0.03', remote: '0.25', translatePerChar: '0.0004' });
     expect((await c.admin.call('billing.balance', { domain: c.domain }, 'query')).prices).toMatchObject({ voice: '0.05', video: '0.12' });
 
     expect(await ops.call('operator.adjustCredits', { companyDomain: c.domain, amount: '25.50', note: 'Welcome credit' })).toEqual({ credits: '25.5' });

@@ -150,7 +150,7 @@ describe('reports.dashboard', () => {
     // The same figures on their own, for the company account screen; refused without viewReports.
     expect(await c.admin.call('reports.storage', { domain: c.domain }, 'query')).toEqual(all.storage);
     expect((await c.ana.attempt('reports.storage', { domain: c.domain }, 'query')).error).toMatchObject({ code: 'FORBIDDEN' });
-    expect(all.callMinutes).toEqual({ voice: 1.5, video: 5, share: 0, recording: 2 });
+    expect(all.callMinutes).toEqual({ voice: 1.5, video: 5, share: 0, recording: 2, remote: 0 });
     expect(all.creditsByKind).toEqual([
       { kind: 'recording', amount: '1.2500' },
       { kind: 'video', amount: '3.0000' },

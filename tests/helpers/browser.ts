@@ -7,7 +7,7 @@ import { budget } from './time';
  * granted without a permission prompt. Every page's waits (actions, navigation, `waitFor`) get
  * a budget stretched by TEST_TIME_SCALE, like the test timeouts.
  */
-export async function launchBrowser(opts: { media?: boolean } = {}): Promise<Browser> {
+export async function launchBrowser(opts: { media?: boolean; args?: string[] } = {}): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
@@ -20,6 +20,7 @@ export async function launchBrowser(opts: { media?: boolean } = {}): Promise<Bro
       '--disable-component-update',
       '--disable-sync',
       ...(opts.media ? ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] : []),
+      ...(opts.args ?? []),
     ],
   });
   // browser.newPage() goes through newContext() too, so this covers both.

@@ -6,7 +6,7 @@
 import { FakeMediaStreamTrack } from 'fake-mediastreamtrack';
 import { Device, FakeHandler, testFakeParameters, type types } from 'mediasoup-client';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, ProducerInfo } from '../../src/shared/call-events';
+import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallSignal, CallState, CallSubtitle, CallSubtitlesToggled, DataProducerInfo, ProducerInfo } from '../../src/shared/call-events';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/shared/realtime';
 import { budget } from './time';
 
@@ -35,6 +35,7 @@ export function record(socket: ClientSocket) {
     ended: [] as CallEnded[],
     commands: [] as CallCommandEvent[],
     newProducers: [] as ProducerInfo[],
+    newDataProducers: [] as DataProducerInfo[],
     closedProducers: [] as string[],
     paused: [] as { producerId: string; paused: boolean }[],
     chat: [] as CallChatLine[],
@@ -47,6 +48,7 @@ export function record(socket: ClientSocket) {
   socket.on('call:ended', (e) => seen.ended.push(e));
   socket.on('call:command', (c) => seen.commands.push(c));
   socket.on('call:newProducer', (p) => seen.newProducers.push(p));
+  socket.on('call:newDataProducer', (p) => seen.newDataProducers.push(p));
   socket.on('call:producerClosed', (p) => seen.closedProducers.push(p.producerId));
   socket.on('call:producerPaused', (p) => seen.paused.push(p));
   socket.on('call:chat', (l) => seen.chat.push(l));
@@ -123,6 +125,9 @@ export class CallPeer {
           errback,
         );
       });
+      transport.on('producedata', ({ sctpStreamParameters }, callback, errback) => {
+        this.request('produceData', { transportId: transport.id, sctpStreamParameters }).then(({ dataProducerId }) => callback({ id: dataProducerId }), errback);
+      });
     }
     return transport;
   }
@@ -142,6 +147,18 @@ export class CallPeer {
     await this.request('resumeConsumer', { consumerId: consumer.id });
     this.consumers.set(consumer.id, consumer);
     return consumer;
+  }
+
+  /** A data channel (remote assistance annotations): the server decides who may open one. */
+  async produceData(label = 'annotations'): Promise<types.DataProducer> {
+    this.sendTransport ??= await this.transport('send');
+    return this.sendTransport.produceData({ ordered: true, label });
+  }
+
+  async consumeData(dataProducerId: string): Promise<types.DataConsumer> {
+    this.recvTransport ??= await this.transport('recv');
+    const p = await this.request('consumeData', { dataProducerId });
+    return this.recvTransport.consumeData({ id: p.dataConsumerId, dataProducerId: p.dataProducerId, sctpStreamParameters: p.sctpStreamParameters, label: p.label, protocol: p.protocol });
   }
 
   close() {

@@ -36,6 +36,9 @@ export function createWebRtcTransportOptions({
     enableUdp: true,
     enableTcp: true,
     preferUdp: true,
+    // SCTP for data channels: remote assistance sends the attendant's annotations over one.
+    enableSctp: true,
+    numSctpStreams: { OS: 1024, MIS: 1024 },
   };
 }
 

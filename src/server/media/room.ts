@@ -5,7 +5,7 @@
  */
 import type { types } from 'mediasoup';
 import type { Logger } from 'pino';
-import type { MediaSource, ProducerInfo } from '../../shared/call-events';
+import type { DataProducerInfo, MediaSource, ProducerInfo } from '../../shared/call-events';
 import { createWebRtcTransportOptions, MEDIA_CODECS } from './codecs';
 
 export interface RoomNetwork {
@@ -22,6 +22,13 @@ export interface Peer {
   transports: Map<string, types.WebRtcTransport>;
   producers: Map<string, types.Producer<ProducerAppData>>;
   consumers: Map<string, types.Consumer>;
+  dataProducers: Map<string, types.DataProducer<DataAppData>>;
+  dataConsumers: Map<string, types.DataConsumer>;
+}
+
+export interface DataAppData extends types.AppData {
+  peerId: string;
+  userId: string;
 }
 
 export interface ProducerAppData extends types.AppData {
@@ -35,6 +42,7 @@ export interface RoomListener {
   producerAdded?(producer: ProducerInfo): void;
   producerClosed?(producer: ProducerInfo): void;
   producerPaused?(producer: ProducerInfo): void;
+  dataProducerAdded?(dataProducer: DataProducerInfo): void;
   /** A consumer of `peerId` closed because its producer went away. */
   consumerClosed?(peerId: string, consumerId: string, producerId: string): void;
 }
@@ -100,7 +108,7 @@ export class Room {
     this.assertOpen();
     const existing = this.peers.get(peerId);
     if (existing) return existing;
-    const peer: Peer = { id: peerId, userId, transports: new Map(), producers: new Map(), consumers: new Map() };
+    const peer: Peer = { id: peerId, userId, transports: new Map(), producers: new Map(), consumers: new Map(), dataProducers: new Map(), dataConsumers: new Map() };
     this.peers.set(peerId, peer);
     return peer;
   }
@@ -232,6 +240,57 @@ export class Room {
     await consumer.resume();
   }
 
+  /** Every data channel in the room, optionally leaving out one peer's own. */
+  dataProducers(exceptPeerId?: string): DataProducerInfo[] {
+    const out: DataProducerInfo[] = [];
+    for (const peer of this.peers.values()) {
+      if (peer.id === exceptPeerId) continue;
+      for (const dp of peer.dataProducers.values()) out.push(dataInfo(dp));
+    }
+    return out;
+  }
+
+  /**
+   * A data channel from the peer's sending transport (SCTP). mediasoup relays its messages as
+   * they are, so whoever receives them checks them (shared/domain/annotations.ts).
+   */
+  async produceData(peerId: string, input: { transportId: string; sctpStreamParameters: types.SctpStreamParameters; label: string }) {
+    const peer = this.requirePeer(peerId);
+    const transport = this.requireTransport(peerId, input.transportId);
+    // One channel per label and peer: a second one replaces the first.
+    for (const existing of peer.dataProducers.values()) if (existing.label === input.label) existing.close();
+    const dataProducer = await transport.produceData<DataAppData>({
+      sctpStreamParameters: input.sctpStreamParameters,
+      label: input.label,
+      appData: { peerId, userId: peer.userId },
+    });
+    peer.dataProducers.set(dataProducer.id, dataProducer);
+    dataProducer.observer.on('close', () => peer.dataProducers.delete(dataProducer.id));
+    this.emit((l) => l.dataProducerAdded?.(dataInfo(dataProducer)));
+    return dataProducer;
+  }
+
+  async consumeData(peerId: string, dataProducerId: string) {
+    const peer = this.requirePeer(peerId);
+    let dataProducer: types.DataProducer<DataAppData> | undefined;
+    for (const p of this.peers.values()) dataProducer ??= p.dataProducers.get(dataProducerId);
+    if (!dataProducer) throw new MediaError('This channel is no longer available');
+    if (dataProducer.appData.peerId === peerId) throw new MediaError('You cannot receive your own channel');
+    const transport = [...peer.transports.values()].find((t) => t.appData.direction === 'recv');
+    if (!transport) throw new MediaError('Create a receiving transport first');
+    const dataConsumer = await transport.consumeData({ dataProducerId });
+    peer.dataConsumers.set(dataConsumer.id, dataConsumer);
+    dataConsumer.observer.on('close', () => peer.dataConsumers.delete(dataConsumer.id));
+    return {
+      dataConsumerId: dataConsumer.id,
+      dataProducerId,
+      sctpStreamParameters: dataConsumer.sctpStreamParameters!,
+      label: dataConsumer.label,
+      protocol: dataConsumer.protocol,
+      userId: dataProducer.appData.userId,
+    };
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -292,4 +351,8 @@ function info(producer: types.Producer<ProducerAppData>): ProducerInfo {
     source: producer.appData.source,
     paused: producer.paused,
   };
+}
+
+function dataInfo(dataProducer: types.DataProducer<DataAppData>): DataProducerInfo {
+  return { dataProducerId: dataProducer.id, userId: dataProducer.appData.userId, label: dataProducer.label };
 }

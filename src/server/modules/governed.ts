@@ -55,6 +55,8 @@ export const CHECKED_IN_SERVICE: Readonly<Record<string, string>> = {
   'PUT /uploads/chat (recording=1)': 'sendAudio: a voice message (src/server/uploads/attachments.ts)',
   'PUT /uploads/contacts/:domain/import': 'addContacts (src/server/modules/contacts/upload.ts)',
   'calls.startRecording': "voipRecorder, and the storage quota ('size'): no recording starts with no space left",
+  'calls.start (type 4)': "anotation: remote assistance draws on the customer's screen (the procedure declares calls and voiceCall)",
+  'call socket produceData': 'only the owner of a remote assistance call (tipo 4) opens the annotation channel',
   'calls.setSubtitles / calls.setMySubtitles': "transc; translation also needs 'translate'",
   'formsCustomer.*': "forms, checked on the form's company",
   'commerceView.*': "invent, checked on the budget's company (budgets and sales by id, the customer's answer, the PDFs)",

@@ -5,7 +5,7 @@
  * prices table (defaults 0). Amounts are decimals kept as strings to 4 places, as the database
  * stores them, so no float rounding creeps into a balance.
  */
-export const BILLING_TAGS = ['voice', 'video', 'share', 'recording'] as const;
+export const BILLING_TAGS = ['voice', 'video', 'share', 'recording', 'remote'] as const;
 export type BillingTag = (typeof BILLING_TAGS)[number];
 
 export interface PricesPerMinute {
@@ -13,12 +13,25 @@ export interface PricesPerMinute {
   video: string;
   share: string;
   recording: string;
+  /** arTime: a remote assistance call (tipo 4), per minute of the call. */
+  remote: string;
 }
 
-export const ZERO_PRICES: PricesPerMinute = { voice: '0', video: '0', share: '0', recording: '0' };
+export const ZERO_PRICES: PricesPerMinute = { voice: '0', video: '0', share: '0', recording: '0', remote: '0' };
+
+/**
+ * Remote assistance (tipo 4) is one service bought by the company, not a stream per person: its
+ * time (arTime) is charged once, on the attendant who started it (the call's owner), at the
+ * remote price; the customer's screen share and both voices are part of it and not charged again.
+ * What a participant of a tipo-4 call is charged as: 'remote' for the owner, nothing for others.
+ */
+export function remoteTag(call: { type: number; ownerId: string | null }, userId: string): 'remote' | 'free' | null {
+  if (call.type !== 4) return null;
+  return call.ownerId === userId ? 'remote' : 'free';
+}
 
 /** What a participant is sending decides the tag: a screen share, else a camera, else voice. */
-export function participantTag(media: { screen: boolean; video: boolean }): Exclude<BillingTag, 'recording'> {
+export function participantTag(media: { screen: boolean; video: boolean }): Exclude<BillingTag, 'recording' | 'remote'> {
   if (media.screen) return 'share';
   if (media.video) return 'video';
   return 'voice';

@@ -46,6 +46,9 @@ export const CALL_MESSAGES = {
   badLink: 'This call link is not valid',
   liveOnlyPresenter: 'Only the presenter sends media in a live session',
   recordingNotFound: 'Recording not found',
+  remoteNotInLive: 'Remote assistance is not available in a live room',
+  annotationsOnlyRemote: 'Annotations are only drawn in a remote assistance call',
+  annotationsOnlyOwner: 'Only the attendant who started the remote assistance can draw',
 } as const;
 
 // -------------------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ import { domainSchema } from './company';
 const id = z.uuid();
 const callId = { callId: id };
 
-/** Start a call from a conversation: 1 voice, 2 video, 3 screen share (4, remote access, is not offered). */
-export const startCallInput = z.object({ domain: domainSchema, conversationId: id, type: z.union([z.literal(1), z.literal(2), z.literal(3)]) });
+/** Start a call from a conversation: 1 voice, 2 video, 3 screen share, 4 remote assistance (plan flag anotation). */
+export const startCallInput = z.object({ domain: domainSchema, conversationId: id, type: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]) });
 /** Start a live session in a live room (conversation type 4). */
 export const startLiveInput = z.object({ domain: domainSchema, conversationId: id });
 /** Create a live room (a conversation of type 4) and start its live session. */
@@ -42,6 +42,9 @@ export const callRequestSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('resumeProducer'), producerId: mediaId }),
   z.object({ method: z.literal('consume'), producerId: mediaId, rtpCapabilities: mediaParams }),
   z.object({ method: z.literal('resumeConsumer'), consumerId: mediaId }),
+  // Remote assistance (tipo 4): the attendant's annotation channel, and everyone else receiving it.
+  z.object({ method: z.literal('produceData'), transportId: mediaId, sctpStreamParameters: mediaParams }),
+  z.object({ method: z.literal('consumeData'), dataProducerId: mediaId }),
   z.object({ method: z.literal('chat'), text: z.string().trim().min(1).max(MESSAGE_MAX_LENGTH) }),
   z.object({ method: z.literal('leave') }),
 ]);

@@ -15,6 +15,8 @@ export const pricesInput = z.object({
   video: price(4),
   share: price(4),
   recording: price(4),
+  /** arTime (remote assistance); left out, it stays as it is (older operator screens). */
+  remote: price(4).optional(),
   translatePerChar: price(6),
 });
 export type PricesInput = z.infer<typeof pricesInput>;

@@ -79,6 +79,7 @@ function CallLayer({ children }: { children: ReactNode }) {
 function callKind(type: number): MessageDescriptor {
   if (type === CALL_TYPE.voice) return msg`Voice call`;
   if (type === CALL_TYPE.screenShare) return msg`Screen share`;
+  if (type === CALL_TYPE.remoteAccess) return msg`Remote assistance`;
   return msg`Video call`;
 }
 

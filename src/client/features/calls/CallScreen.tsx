@@ -19,6 +19,9 @@ import { listen, SPEECH_TAGS, speechRecognitionSupported } from './speech';
 import { SUBTITLE_LANGUAGES, type SubtitleLanguage } from '../../../shared/domain/subtitles';
 import { applyDevices, endCallForAll, leaveCall, setCamera, setMicrophone, shareScreen, showError, stopScreen, type ActiveCall } from './store';
 import { CallConsent } from '../telemedicine/CallConsent';
+import { CALL_TYPE } from '../../../shared/constants';
+import type { AnnotationTool } from '../../../shared/domain/annotations';
+import { AnnotatedScreen, AnnotationTools, ShareRequest, WaitingForScreen } from './RemoteAssist';
 
 interface Tile {
   userId: string;
@@ -63,6 +66,16 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
     ...snapshot.remotes.filter((r) => r.source === 'screen').map((r) => ({ id: r.producerId, track: r.track, name: state?.participants.find((p) => p.userId === r.userId)?.name ?? '' })),
     ...(snapshot.local.screen ? [{ id: 'mine', track: snapshot.local.screen, name: me?.name ?? '' }] : []),
   ];
+  // Remote assistance (tipo 4): the owner draws over the customer's screen, the customer shares it.
+  const remoteAssist = state?.type === CALL_TYPE.remoteAccess;
+  const [tool, setTool] = useState<AnnotationTool>('pen');
+  const [shareError, setShareError] = useState<string | null>(null);
+  const joined = snapshot.status === 'joined';
+  useEffect(() => {
+    if (remoteAssist && isOwner && joined) void session.openAnnotations().catch((err) => showError((err as Error).message));
+  }, [remoteAssist, isOwner, joined, session]);
+  const ownerName = state?.participants.find((p) => p.isOwner)?.name ?? '';
+  const customerName = state?.participants.find((p) => !p.isOwner)?.name ?? '';
   const audioTracks = useMemo(
     () => snapshot.remotes.filter((r) => r.kind === 'audio' && !r.paused).map((r) => ({ id: r.userId, track: r.track })),
     [snapshot.remotes],
@@ -165,11 +178,35 @@ export function CallScreen({ active, userId }: { active: ActiveCall; userId: str
       </header>
       <div className={drawer ? 'call-body call-body-drawer' : 'call-body'}>
         <div className="call-media">
+          {remoteAssist && screens.length === 0 && !viewer &&
+            (isOwner ? (
+              <WaitingForScreen customer={customerName} />
+            ) : (
+              <ShareRequest
+                attendant={ownerName}
+                error={shareError}
+                onShare={() => {
+                  setShareError(null);
+                  shareScreen().catch((err) => setShareError(serverMessage({ message: (err as Error).message }) ?? t`Your screen could not be shared. Try again.`));
+                }}
+              />
+            ))}
+          {remoteAssist && isOwner && screens.length > 0 && <AnnotationTools tool={tool} onTool={setTool} onClear={() => session.annotate({ kind: 'clear' })} />}
           {screens.length > 0 && (
             <section className="call-stage" aria-label={t`Shared screen`}>
               {screens.map(({ id, track, name }) => (
                 <figure key={id} className="call-screen-share">
-                  <TrackVideo track={track} label={t`Screen of ${name}`} />
+                  {remoteAssist ? (
+                    <AnnotatedScreen
+                      track={track}
+                      label={t`Screen of ${name}`}
+                      scene={snapshot.annotations}
+                      tool={tool}
+                      onAnnotate={isOwner && id !== 'mine' ? (a) => session.annotate(a) : undefined}
+                    />
+                  ) : (
+                    <TrackVideo track={track} label={t`Screen of ${name}`} />
+                  )}
                   <figcaption>{t`Screen of ${name}`}</figcaption>
                 </figure>
               ))}

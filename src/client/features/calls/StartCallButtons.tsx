@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { CALL_TYPE } from '../../../shared/constants';
-import { useSelectedCompany } from '../../guard/company';
+import { usePlanFeatures, useSelectedCompany } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { enterCall, prepareCall, useCallsState } from './store';
 
@@ -21,6 +21,8 @@ export function StartCallButtons({ conversationId }: { conversationId: string })
   const media = trpc.system.health.useQuery().data?.media;
   const unavailable = media && !media.available ? (media.preparing ? t`Calls are being prepared` : t`Calls unavailable`) : null;
   const inCall = !!active;
+  // Remote assistance draws on the customer's screen: the plan's annotation flag (anotation).
+  const remoteAssist = !!usePlanFeatures()?.anotation;
   // A call that ended or began here changes what this offers.
   const refetch = open.refetch;
   useEffect(() => {
@@ -47,6 +49,11 @@ export function StartCallButtons({ conversationId }: { conversationId: string })
           <button type="button" className="button button-secondary" disabled={inCall || !!unavailable} title={unavailable ?? undefined} onClick={() => start(CALL_TYPE.screenShare)}>
             <Trans>Share screen</Trans>
           </button>
+          {remoteAssist && (
+            <button type="button" className="button button-secondary" disabled={inCall || !!unavailable} title={unavailable ?? undefined} onClick={() => start(CALL_TYPE.remoteAccess)}>
+              <Trans>Remote assistance</Trans>
+            </button>
+          )}
           {unavailable && (
             <span id={`call-unavailable-${conversationId}`} className="visually-hidden">
               {unavailable}

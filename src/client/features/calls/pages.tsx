@@ -75,7 +75,7 @@ function CallSummary({ state, recordings }: { state: CallState; recordings: { id
   const started = state.startedAt ? new Date(state.startedAt) : null;
   const seconds = started && state.endedAt ? Math.round((new Date(state.endedAt).getTime() - started.getTime()) / 1000) : null;
   const duration = seconds !== null ? formatDuration(seconds) : null;
-  const kind = state.isLive ? t`Live session` : state.type === CALL_TYPE.voice ? t`Voice call` : state.type === CALL_TYPE.screenShare ? t`Screen share` : t`Video call`;
+  const kind = state.isLive ? t`Live session` : state.type === CALL_TYPE.voice ? t`Voice call` : state.type === CALL_TYPE.screenShare ? t`Screen share` : state.type === CALL_TYPE.remoteAccess ? t`Remote assistance` : t`Video call`;
   const people = state.participants.map((p) => p.name).filter(Boolean).join(', ');
   return (
     <article className="meeting-call" aria-label={kind}>

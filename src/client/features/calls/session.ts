@@ -5,6 +5,8 @@
  */
 import { Device, type types } from 'mediasoup-client';
 import { io } from 'socket.io-client';
+import type { DataProducerInfo } from '../../../shared/call-events';
+import { ANNOTATION_LABEL, applyAnnotation, EMPTY_SCENE, parseAnnotation, type Annotation, type AnnotationScene } from '../../../shared/domain/annotations';
 import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallState, CallSubtitle, CallTranscriptAck, MediaSource, ProducerInfo } from '../../../shared/call-events';
 import { PUBLISHER_VIDEO, SCREEN_SHARE_VIDEO, SUBTITLE_CLEAR_MS } from '../../../shared/constants';
 import { CALL_MESSAGES } from '../../../shared/domain/calls';
@@ -43,6 +45,8 @@ export interface SessionSnapshot {
   /** The subtitle line on screen (cleared SUBTITLE_CLEAR_MS after it arrived), and a notice such as 'Transcription turned off'. */
   subtitle: CallSubtitle | null;
   notice: string | null;
+  /** Remote assistance: what the attendant has drawn (sent by us, or received on the data channel). */
+  annotations: AnnotationScene;
 }
 
 export interface SessionEvents {
@@ -77,7 +81,10 @@ export class CallSession {
     chat: [],
     subtitle: null,
     notice: null,
+    annotations: EMPTY_SCENE,
   };
+  private dataProducer: types.DataProducer | undefined;
+  private readonly dataConsumers = new Map<string, types.DataConsumer>();
   private subtitleTimer: ReturnType<typeof setTimeout> | undefined;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
@@ -95,6 +102,7 @@ export class CallSession {
     this.socket = io({ path: '/socket.io', withCredentials: true, forceNew: true, query: { call: callId, instance: hostInstance } }) as AppSocket;
     this.socket.on('call:state', (state) => this.update({ state }));
     this.socket.on('call:newProducer', (info) => void this.consume(info).catch(() => {}));
+    this.socket.on('call:newDataProducer', (info) => void this.consumeData(info).catch(() => {}));
     this.socket.on('call:producerClosed', ({ producerId }) => this.dropRemote(producerId));
     this.socket.on('call:producerPaused', ({ producerId, paused }) =>
       this.update({ remotes: this.snapshot.remotes.map((r) => (r.producerId === producerId ? { ...r, paused } : r)) }),
@@ -165,10 +173,15 @@ export class CallSession {
     await this.device.load({ routerRtpCapabilities: joined.routerRtpCapabilities });
     this.update({ status: 'joined', state: joined.state });
     for (const producer of joined.producers) await this.consume(producer).catch(() => {});
+    for (const dataProducer of joined.dataProducers) await this.consumeData(dataProducer).catch(() => {});
     return joined;
   }
 
-  /** The one transport of that direction, created on first use; a failed creation is tried again next time. */
+  /**
+   * The one transport of that direction, created on first use; a failed creation is tried again
+   * next time. The promise is shared: two consumes, or the microphone and the annotation channel,
+   * starting at the same moment must not make two.
+   */
   private ensureTransport(direction: 'send' | 'recv'): Promise<types.Transport> {
     const key = direction === 'send' ? 'sendTransport' : 'recvTransport';
     this[key] ??= this.transport(direction).catch((err: unknown) => {
@@ -194,6 +207,9 @@ export class CallSession {
           ({ producerId }) => callback({ id: producerId }),
           errback,
         );
+      });
+      transport.on('producedata', ({ sctpStreamParameters }, callback, errback) => {
+        this.request('produceData', { transportId: transport.id, sctpStreamParameters }).then(({ dataProducerId }) => callback({ id: dataProducerId }), errback);
       });
     }
     return transport;
@@ -227,6 +243,38 @@ export class CallSession {
     await this.request('resumeConsumer', { consumerId: consumer.id });
     const remote: RemoteTrack = { producerId: info.producerId, userId: info.userId, source: info.source, kind: info.kind, track: consumer.track, paused: info.paused };
     this.update({ remotes: [...this.snapshot.remotes.filter((r) => r.producerId !== info.producerId), remote] });
+  }
+
+  /** The attendant's annotation channel: every message is checked before it is drawn. */
+  private async consumeData(info: DataProducerInfo): Promise<void> {
+    if (info.userId === this.userId || info.label !== ANNOTATION_LABEL || this.dataConsumers.has(info.dataProducerId) || this.snapshot.status === 'closed') return;
+    const recvTransport = await this.ensureTransport('recv');
+    const params = await this.request('consumeData', { dataProducerId: info.dataProducerId });
+    const consumer = await recvTransport.consumeData({
+      id: params.dataConsumerId,
+      dataProducerId: params.dataProducerId,
+      sctpStreamParameters: params.sctpStreamParameters,
+      label: params.label,
+      protocol: params.protocol,
+    });
+    this.dataConsumers.set(info.dataProducerId, consumer);
+    consumer.on('message', (data: unknown) => {
+      const annotation = parseAnnotation(data);
+      if (annotation) this.update({ annotations: applyAnnotation(this.snapshot.annotations, annotation) });
+    });
+  }
+
+  /** Opens our annotation channel (the owner of a remote assistance call); the server refuses others. */
+  async openAnnotations(): Promise<void> {
+    if (this.dataProducer && !this.dataProducer.closed) return;
+    const sendTransport = await this.ensureTransport('send');
+    this.dataProducer = await sendTransport.produceData({ ordered: true, label: ANNOTATION_LABEL });
+  }
+
+  /** Draws on our own view and sends it; nothing is sent before the channel is open. */
+  annotate(annotation: Annotation): void {
+    this.update({ annotations: applyAnnotation(this.snapshot.annotations, annotation) });
+    if (this.dataProducer?.readyState === 'open') this.dataProducer.send(JSON.stringify(annotation));
   }
 
   private dropRemote(producerId: string) {
@@ -315,6 +363,8 @@ export class CallSession {
     clearTimeout(this.subtitleTimer);
     clearTimeout(this.noticeTimer);
     for (const producer of this.producers.values()) producer.track?.stop();
+    this.dataProducer?.close();
+    for (const consumer of this.dataConsumers.values()) consumer.close();
     for (const track of [this.snapshot.local.mic, this.snapshot.local.cam, this.snapshot.local.screen]) track?.stop();
     void this.sendTransport?.then((t) => t.close(), () => {});
     void this.recvTransport?.then((t) => t.close(), () => {});

@@ -182,7 +182,8 @@ export async function acceptRing(signal: CallSignal) {
 async function joinRemembered(type: number) {
   let media: MediaStream;
   try {
-    const camera = type !== CALL_TYPE.voice && savedCameraOn();
+    // Remote assistance is about the screen: the customer answers with their voice only.
+    const camera = type !== CALL_TYPE.voice && type !== CALL_TYPE.remoteAccess && savedCameraOn();
     media = await openMedia({ camera, cameraId: camera ? await savedDeviceId('camera') : null, microphoneId: await savedDeviceId('microphone') });
   } catch {
     patchActive({ quick: false });
@@ -288,7 +289,7 @@ export async function joinWith(media: MediaStream | null) {
       const p = active.pendingStart;
       const started = p.live
         ? await api().calls.startLive.mutate({ domain: p.domain, conversationId: p.conversationId })
-        : await api().calls.start.mutate({ domain: p.domain, conversationId: p.conversationId, type: p.type as 1 | 2 | 3 });
+        : await api().calls.start.mutate({ domain: p.domain, conversationId: p.conversationId, type: p.type as 1 | 2 | 3 | 4 });
       callId = started.callId;
       hostInstance = started.hostInstance;
       patchActive({ callId, hostInstance, pendingStart: null });

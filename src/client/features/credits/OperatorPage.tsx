@@ -4,7 +4,7 @@ import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { Card, DataTable, FormError, LoadingSkeleton, PageHeader, RefusalState, SubmitButton, TextField, toast } from '../../ui';
 
-const PRICE_FIELDS = ['voice', 'video', 'share', 'recording', 'translatePerChar'] as const;
+const PRICE_FIELDS = ['voice', 'video', 'share', 'recording', 'remote', 'translatePerChar'] as const;
 type PriceField = (typeof PRICE_FIELDS)[number];
 
 /** /i/recarga/operator: the installation's operators edit prices and adjust credits; every change is audited. */
@@ -49,6 +49,7 @@ function PricesForm() {
     video: t`Video, per minute`,
     share: t`Screen share, per minute`,
     recording: t`Recording, per minute`,
+    remote: t`Remote assistance, per minute`,
     translatePerChar: t`Translation, per character`,
   };
   const value = (f: PriceField) => draft[f] ?? prices.data[f];

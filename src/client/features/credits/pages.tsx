@@ -15,6 +15,7 @@ const TAGS: Record<BillingTag | 'translate', MessageDescriptor> = {
   video: msg`Video call`,
   share: msg`Screen share`,
   recording: msg`Call recording`,
+  remote: msg`Remote assistance`,
   translate: msg`Translation`,
 };
 
@@ -45,7 +46,7 @@ function Balance({ domain }: { domain: string }) {
           <Trans>Prices per minute</Trans>
         </caption>
         <tbody>
-          {(['voice', 'video', 'share', 'recording'] as const).map((tag) => (
+          {(['voice', 'video', 'share', 'recording', 'remote'] as const).map((tag) => (
             <tr key={tag}>
               <th scope="row">{i18n._(TAGS[tag])}</th>
               <td>{money(prices[tag])}</td>

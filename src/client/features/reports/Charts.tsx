@@ -17,6 +17,7 @@ const KINDS: Record<string, MessageDescriptor> = {
   video: msg`Video`,
   share: msg`Screen share`,
   recording: msg`Recording`,
+  remote: msg`Remote assistance`,
   translate: msg`Translation`,
 };
 

@@ -35,6 +35,7 @@ export async function updatePrices(db: Db, actorId: string, input: PricesInput) 
         videoPerMinute: input.video,
         sharePerMinute: input.share,
         recordingPerMinute: input.recording,
+        ...(input.remote !== undefined && { remotePerMinute: input.remote }),
         translatePerChar: input.translatePerChar,
       },
     });

@@ -7,7 +7,7 @@
  */
 import type { Prisma } from '../../../generated/prisma/client';
 import { BILLING_TICK_MS } from '../../../shared/constants';
-import { chargeFor, fromUnits, isZero, participantTag, toUnits, type BillingTag, type PricesPerMinute } from '../../../shared/domain/billing';
+import { chargeFor, fromUnits, isZero, participantTag, remoteTag, toUnits, type BillingTag, type PricesPerMinute } from '../../../shared/domain/billing';
 import type { Db } from '../../db/client';
 import { MONEY_TX } from './ledger';
 
@@ -18,12 +18,13 @@ export interface Prices extends PricesPerMinute {
 export async function getPrices(db: Db | Prisma.TransactionClient): Promise<Prices> {
   const row = await db.prices.findUnique({ where: { id: 1 } });
   // The migration inserts the row; a database restored without it still bills with the defaults.
-  if (!row) return { voice: '0', video: '0', share: '0', recording: '0', translatePerChar: '0.0005' };
+  if (!row) return { voice: '0', video: '0', share: '0', recording: '0', remote: '0', translatePerChar: '0.0005' };
   return {
     voice: row.voicePerMinute.toString(),
     video: row.videoPerMinute.toString(),
     share: row.sharePerMinute.toString(),
     recording: row.recordingPerMinute.toString(),
+    remote: row.remotePerMinute.toString(),
     translatePerChar: row.translatePerChar.toString(),
   };
 }
@@ -34,7 +35,7 @@ export async function getPrices(db: Db | Prisma.TransactionClient): Promise<Pric
  */
 export function mayStartBilled(company: { billingExempt: boolean; credits: { toString(): string } }, prices: PricesPerMinute): boolean {
   if (company.billingExempt) return true;
-  const anyPrice = [prices.voice, prices.video, prices.share, prices.recording].some((p) => !isZero(p));
+  const anyPrice = [prices.voice, prices.video, prices.share, prices.recording, prices.remote].some((p) => !isZero(p));
   return !anyPrice || toUnits(company.credits.toString()) > 0n;
 }
 
@@ -43,7 +44,7 @@ export type ChargeOutcome =
   | { status: 'nothingDue' }
   | { status: 'insufficient' };
 
-const FIELD_OF: Record<BillingTag, string> = { voice: 'voiceTime', video: 'videoTime', share: 'shareTime', recording: 'recTime' };
+const FIELD_OF: Record<BillingTag, string> = { voice: 'voiceTime', video: 'videoTime', share: 'shareTime', recording: 'recTime', remote: 'arTime' };
 
 /** Takes `amount` from the company if the balance covers it; the new balance, or null. */
 async function debit(tx: Prisma.TransactionClient, companyId: string, amount: string): Promise<string | null> {
@@ -124,9 +125,11 @@ export async function chargeParticipant(db: Db, participantId: string, now: Date
     if (!p || !p.connected || !p.billedUntil) return { status: 'nothingDue' } as const;
     const { seconds, until } = dueSeconds(p.billedUntil, now);
     if (seconds < 1) return { status: 'nothingDue' } as const;
-    const tag = participantTag(p);
-    const price = { voice: p.call.priceVoice, video: p.call.priceVideo, share: p.call.priceShare }[tag].toString();
-    const amount = p.call.company.billingExempt ? '0.0000' : chargeFor(seconds, price);
+    // A remote assistance call is charged once, on its owner, at arTime's price (remoteTag).
+    const remote = remoteTag(p.call, p.userId);
+    const tag: Exclude<BillingTag, 'recording'> = remote === 'remote' ? 'remote' : participantTag(p);
+    const price = { voice: p.call.priceVoice, video: p.call.priceVideo, share: p.call.priceShare, remote: p.call.priceRemote }[tag].toString();
+    const amount = p.call.company.billingExempt || remote === 'free' ? '0.0000' : chargeFor(seconds, price);
     const tickIndex = p.billedTicks + 1;
     if (!isZero(amount)) {
       const balanceAfter = await debit(tx, p.call.companyId, amount);
@@ -148,8 +151,9 @@ export async function chargeParticipant(db: Db, participantId: string, now: Date
       where: { id: p.id },
       data: { billedTicks: tickIndex, billedUntil: until, totalCharged: { increment: amount } },
     });
-    const secondsField = tag === 'share' ? 'shareSeconds' : tag === 'video' ? 'videoSeconds' : 'voiceSeconds';
-    await tx.call.update({ where: { id: p.callId }, data: { [secondsField]: { increment: seconds }, totalCharged: { increment: amount } } });
+    const secondsField = { share: 'shareSeconds', video: 'videoSeconds', voice: 'voiceSeconds', remote: 'remoteSeconds' }[tag];
+    // The customer's side of a remote assistance call is inside arTime: no time of its own.
+    if (remote !== 'free') await tx.call.update({ where: { id: p.callId }, data: { [secondsField]: { increment: seconds }, totalCharged: { increment: amount } } });
     return { status: 'charged', tickIndex, seconds, amount, tag } as const;
   }, MONEY_TX);
 }

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { Socket } from 'socket.io';
 import type { CallAck, CallRequest, CallResults } from '../../../shared/call-events';
+import { CALL_TYPE } from '../../../shared/constants';
+import { ANNOTATION_LABEL } from '../../../shared/domain/annotations';
 import { CALL_MESSAGES as M } from '../../../shared/domain/calls';
 import { callRequestSchema, transcriptInput } from '../../../shared/schemas/calls';
 import { rooms, type ClientToServerEvents, type InterServerEvents, type ServerToClientEvents, type SocketData } from '../../../shared/realtime';
@@ -89,6 +91,7 @@ export function registerCallSocketHandlers(socket: AppSocket, deps: CallsDeps) {
           iceParameters: transport.iceParameters,
           iceCandidates: transport.iceCandidates,
           dtlsParameters: transport.dtlsParameters,
+          sctpParameters: transport.sctpParameters,
         } as CallResults['createTransport'];
       }
       case 'connectTransport':
@@ -123,6 +126,17 @@ export function registerCallSocketHandlers(socket: AppSocket, deps: CallsDeps) {
       case 'resumeConsumer':
         await room().resumeConsumer(socket.id, req.consumerId);
         return {};
+      case 'produceData': {
+        // Only the attendant who started a remote assistance call draws (the customer sees it).
+        const r = room();
+        const call = await deps.db.call.findUnique({ where: { id: r.callId }, select: { type: true, ownerId: true } });
+        if (call?.type !== CALL_TYPE.remoteAccess) throw new MediaError(M.annotationsOnlyRemote);
+        if (call.ownerId !== handle.userId) throw new MediaError(M.annotationsOnlyOwner);
+        const dp = await r.produceData(socket.id, { transportId: req.transportId, sctpStreamParameters: req.sctpStreamParameters as never, label: ANNOTATION_LABEL });
+        return { dataProducerId: dp.id };
+      }
+      case 'consumeData':
+        return (await room().consumeData(socket.id, req.dataProducerId)) as CallResults['consumeData'];
       case 'chat': {
         const r = room();
         const user = await deps.db.user.findUnique({ where: { id: handle.userId }, select: { name: true } });

@@ -41,6 +41,7 @@ import type { ObjectStore } from '../../storage';
 import { chargeParticipant, getPrices, mayStartBilled } from '../billing/service';
 import { appendMessage, conversationForCall, createLiveConversation, emitMessage, isActiveParticipant } from '../chat/service';
 import { decideAccess } from '../company/access';
+import { requirePlan } from '../company/plan';
 import { timerKeys, type CallSocketHandle, type CallsHub } from './hub';
 
 export interface CallsDeps {
@@ -221,6 +222,12 @@ export async function startCall(deps: CallsDeps, actor: Omit<MemberActor, 'membe
   if (!conversation!.participants.some((p) => p.userId === actor.userId)) fail('FORBIDDEN', 'You are not in this conversation');
   const isLive = conversation!.type === CONVERSATION_TYPE.live;
   const callees = isLive ? [] : conversation!.participants.filter((p) => p.userId !== actor.userId);
+  if (input.type === CALL_TYPE.remoteAccess) {
+    // Remote assistance draws over the customer's screen: the plan's annotation flag (spec 3,
+    // Company plan `anotation`), on top of `calls` and voiceCall that the procedure declares.
+    requirePlan(actor.company, 'anotation');
+    if (isLive) fail('BAD_REQUEST', M.remoteNotInLive);
+  }
   const refusal = callStartRefusal({ company: actor.company, callees: callees.map(calleeChannel), isLive, telemedicine: input.telemedicine });
   if (refusal) fail(refusal.code, refusal.message);
   // What the request itself cannot do is answered first; then whether this server can hold a call
@@ -258,6 +265,7 @@ export async function startCall(deps: CallsDeps, actor: Omit<MemberActor, 'membe
         priceVideo: prices.video,
         priceShare: prices.share,
         priceRecording: prices.recording,
+        priceRemote: prices.remote,
         priceTranslate: prices.translatePerChar,
         participants: {
           create: [
@@ -591,7 +599,13 @@ export async function joinCall(deps: CallsDeps, socket: CallSocketHandle, callId
   room.addPeer(socket.id, socket.userId);
   scheduleBillingTick(deps, callId, p!.id);
   const state = (await pushState(deps, callId))!;
-  return { routerRtpCapabilities: room.rtpCapabilities as CallResults['join']['routerRtpCapabilities'], producers: room.producers(socket.id), state, peerId };
+  return {
+    routerRtpCapabilities: room.rtpCapabilities as CallResults['join']['routerRtpCapabilities'],
+    producers: room.producers(socket.id),
+    dataProducers: room.dataProducers(socket.id),
+    state,
+    peerId,
+  };
 }
 
 const relayed = new WeakSet<Room>();
@@ -605,6 +619,7 @@ function relayRoom(deps: CallsDeps, room: Room): void {
     producerAdded: (producer) => deps.realtime.toRoom(to, 'call:newProducer', producer),
     producerClosed: (producer) => deps.realtime.toRoom(to, 'call:producerClosed', { producerId: producer.producerId }),
     producerPaused: (producer) => deps.realtime.toRoom(to, 'call:producerPaused', { producerId: producer.producerId, paused: producer.paused }),
+    dataProducerAdded: (dataProducer) => deps.realtime.toRoom(to, 'call:newDataProducer', dataProducer),
   });
 }
 

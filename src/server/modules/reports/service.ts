@@ -76,9 +76,10 @@ export async function dashboard(db: Db, ctx: { company: Company; member: Member 
     db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId"
       WHERE c."companyId" = ${companyId}::uuid ${filters} AND m."fileKey" IS NOT NULL AND NOT m."removed" AND ${inPeriod(Prisma.sql`m."createdAt"`)}`,
-    db.$queryRaw<{ voice: number; video: number; share: number; recording: number }[]>`
+    db.$queryRaw<{ voice: number; video: number; share: number; recording: number; remote: number }[]>`
       SELECT coalesce(sum(k."voiceSeconds"), 0)::int AS voice, coalesce(sum(k."videoSeconds"), 0)::int AS video,
-             coalesce(sum(k."shareSeconds"), 0)::int AS share, coalesce(sum(k."recordingSeconds"), 0)::int AS recording
+             coalesce(sum(k."shareSeconds"), 0)::int AS share, coalesce(sum(k."recordingSeconds"), 0)::int AS recording,
+             coalesce(sum(k."remoteSeconds"), 0)::int AS remote
       FROM "Call" k JOIN "Conversation" c ON c."id" = k."conversationId"
       WHERE k."companyId" = ${companyId}::uuid ${filters} AND ${inPeriod(Prisma.sql`k."createdAt"`)}`,
     db.$queryRaw<{ tag: string; amount: string }[]>`
@@ -106,7 +107,7 @@ export async function dashboard(db: Db, ctx: { company: Company; member: Member 
       average: rated ? Math.round((ratings.reduce((s, r) => s + r.stars * r.n, 0) / rated) * 100) / 100 : null,
       distribution: [1, 2, 3, 4, 5].map((stars) => ({ stars, count: ratings.find((r) => r.stars === stars)?.n ?? 0 })),
     },
-    callMinutes: Object.fromEntries(Object.entries(calls[0]!).map(([k, s]) => [k, Math.round((s / 60) * 100) / 100])) as Record<'voice' | 'video' | 'share' | 'recording', number>,
+    callMinutes: Object.fromEntries(Object.entries(calls[0]!).map(([k, s]) => [k, Math.round((s / 60) * 100) / 100])) as Record<'voice' | 'video' | 'share' | 'recording' | 'remote', number>,
     creditsByKind: credits.map((c) => ({ kind: c.tag, amount: c.amount })),
   };
 }
