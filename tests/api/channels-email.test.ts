@@ -14,7 +14,7 @@ import { startSmtpServer, type ReceivedMail } from '../helpers/smtp';
 
 const { Client } = pg;
 const SMTP_AUTH = { user: 'relay@acme.test', pass: 'smtp-secret' };
-const boxes: ImapUser[] = Array.from({ length: 6 }, (_, i) => ({ user: `support${i}@acme.test`, pass: `imap-secret-${i}` }));
+const boxes: ImapUser[] = Array.from({ length: 7 }, (_, i) => ({ user: `support${i}@acme.test`, pass: `imap-secret-${i}` }));
 
 let server: TestServer;
 let imap: Awaited<ReturnType<typeof startImapServer>>;
@@ -214,5 +214,32 @@ describe('E-mail integration', () => {
       expect(convs).toHaveLength(1);
       expect(convs[0]!.messages.some((m) => m.text === `SUPORTE: impressora\n\nPara ${x.c.domain}`)).toBe(true);
     }
+  });
+
+  it('integrate single service: an outside address joins a single conversation by e-mail and answers into it (permission integrateSingleService)', async () => {
+    const { c, bia } = await connected();
+    const { conversationId } = await c.admin.call('chat.startDirect', { domain: c.domain, userId: bia.userId });
+    const input = { domain: c.domain, conversationId, email: 'Compras@Fornecedor.test', name: 'Fornecedor' };
+    // The built-in member profile lacks the permission.
+    expect((await bia.attempt('channels.integrateEmail', input)).error).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await c.admin.call('channels.integrateEmail', input)).toEqual({ added: true, email: 'compras@fornecedor.test' });
+    const conv = await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId }, include: { participants: true } });
+    expect(conv.participants.filter((p) => p.email)).toHaveLength(1);
+    const intro = await mailTo('compras@fornecedor.test', () => true);
+    expect(intro.subject).toContain(`[#${conv.protocol}]`);
+    expect(intro.subject.startsWith('Re:')).toBe(false);
+    await c.admin.call('chat.send', { domain: c.domain, conversationId, clientId: 'x1', text: 'Podem entregar amanhã?' });
+    const ask = await mailTo('compras@fornecedor.test', (m) => m.text.includes('Podem entregar amanhã?'));
+    expect(ask.subject).toBe(`Re: ${intro.subject}`);
+    expect(bare(ask.inReplyTo)).toBe(bare(intro.messageId));
+    const box = (await server.db.channelSetting.findFirstOrThrow({ where: { companyId: c.company.id, channel: 'email' } })).info as Record<string, string>;
+    const account = boxes.find((b) => b.user === box.address)!;
+    await imap.deliver(
+      account,
+      await composeMail({ from: 'compras@fornecedor.test', to: account.user, subject: ask.subject, text: 'Sim, até as 10h.', messageId: 'forn.1@fornecedor.test', inReplyTo: bare(ask.messageId), references: [bare(intro.messageId)!, bare(ask.messageId)!] }),
+    );
+    await until(async () => (await server.db.message.count({ where: { conversationId, text: 'Sim, até as 10h.' } })) === 1);
+    // Nothing opened a request: the answer went into the colleagues' conversation.
+    expect(await server.db.conversation.count({ where: { companyId: c.company.id } })).toBe(1);
   });
 });

@@ -115,6 +115,8 @@ const KNOWN: Record<string, MessageDescriptor> = {
   [CHN.notConfigured]: msg`This channel is not set up yet`,
   [CHN.credentialsRequired]: msg`Fill in the credentials`,
   [CHN.integrationNotFound]: msg`integration URL not found`,
+  [CHN.onlySingle]: msg`Only a single conversation can be integrated with e-mail`,
+  [CHN.concluded]: msg`This conversation is concluded`,
   ...SERVICE_TEXTS,
   ...FORM_SERVER_TEXTS,
   ...REPLY_SERVER_TEXTS,

@@ -31,6 +31,7 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'calls.startLive': { permission: 'voiceCall', plan: 'calls' },
   'calls.createLive': { permission: 'voiceCall', plan: 'calls' },
   'reports.*': { permission: 'viewReports' },
+  'channels.integrateEmail': { permission: 'integrateSingleService', plan: 'intmail' },
   // Plan flags (spec 3, Company plan).
   'forms.*': { plan: 'forms' },
   'commerce.*': { plan: 'invent' },

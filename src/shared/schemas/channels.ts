@@ -9,6 +9,8 @@ export const CHANNEL_MESSAGES = {
   credentialsRequired: 'Fill in the credentials',
   notFound: 'Domain not found',
   integrationNotFound: 'integration URL not found',
+  onlySingle: 'Only a single conversation can be integrated with e-mail',
+  concluded: 'This conversation is concluded',
 } as const;
 
 const inCompany = { domain: domainSchema };
@@ -78,3 +80,10 @@ export const saveIntegrationInput = z.object({
   queueId: z.uuid(),
 });
 export const removeIntegrationInput = z.object({ ...inCompany, id: z.uuid() });
+/** integrateSingleService: an outside address joins a single conversation, by e-mail. */
+export const integrateEmailInput = z.object({
+  ...inCompany,
+  conversationId: z.uuid(),
+  email: z.email('Invalid email').max(255).transform((a) => a.toLowerCase()),
+  name: z.string().trim().max(100).optional(),
+});

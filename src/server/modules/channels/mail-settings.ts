@@ -9,10 +9,13 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { Company, Member, User } from '../../../generated/prisma/client';
 import { cleanTags } from '../../../shared/domain/email';
-import { CHANNEL_MESSAGES as M, type removeIntegrationInput, type saveEmailInput, type saveIntegrationInput } from '../../../shared/schemas/channels';
+import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
+import { CHANNEL_MESSAGES as M, type integrateEmailInput, type removeIntegrationInput, type saveEmailInput, type saveIntegrationInput } from '../../../shared/schemas/channels';
 import type { AppDeps } from '../../deps';
 import { ChannelSendError } from './channel';
+import { addRelayParticipant } from '../chat/service';
 import { checkMailbox, mailConnectionOf } from './email';
+import { contactUser } from './inbound';
 import { openCredentials, sealCredentials } from './secrets';
 
 type Ctx = Pick<AppDeps, 'db' | 'config' | 'clock'> & { company: Company; member: Member; user: User };
@@ -102,4 +105,22 @@ export async function removeIntegration(ctx: Ctx, input: z.output<typeof removeI
   const { count } = await ctx.db.integration.deleteMany({ where: { id: input.id, companyId: ctx.company.id } });
   if (!count) throw fail('NOT_FOUND', M.integrationNotFound);
   return emailSettings(ctx);
+}
+
+/**
+ * The spec's "integrate single service" (profile permission integrateSingleService, plan intmail):
+ * an outside person joins a single (avulso) conversation by e-mail. From then on what is written
+ * there reaches them as mails from the company's mailbox, in one thread, and their replies come
+ * back into the conversation by that thread.
+ */
+export async function integrateEmail(ctx: Ctx & Pick<AppDeps, 'realtime' | 'storage' | 'logger'>, input: z.output<typeof integrateEmailInput>) {
+  const setting = await ctx.db.channelSetting.findUnique({ where: where(ctx) });
+  if (!setting?.enabled) throw fail('BAD_REQUEST', M.notConfigured);
+  const conversation = await ctx.db.conversation.findFirst({ where: { id: input.conversationId, companyId: ctx.company.id }, select: { type: true, state: true } });
+  if (conversation && conversation.type !== CONVERSATION_TYPE.single) throw fail('BAD_REQUEST', M.onlySingle);
+  if (conversation?.state === CONVERSATION_STATE.concluded) throw fail('BAD_REQUEST', M.concluded);
+  const user = await contactUser(ctx, { companyId: ctx.company.id, channel: 'email' }, input.email, input.name || input.email);
+  // The chat's own rule: the caller must be in the conversation (and it must be this company's).
+  await addRelayParticipant({ ...ctx, userId: ctx.user.id }, input.conversationId, { id: user.id, name: user.name }, 'email');
+  return { added: true, email: input.email };
 }

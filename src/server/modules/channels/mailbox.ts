@@ -8,12 +8,13 @@
  */
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import type { ChannelOutbox, ChannelSetting, Company, Message, Prisma, User } from '../../../generated/prisma/client';
+import type { ChannelOutbox, ChannelSetting, Company, Conversation, Message, Prisma, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE } from '../../../shared/constants';
 import { planIncludes } from '../../../shared/domain/company';
-import { bareMessageId, protocolInSubject, replySubject, routeMail, stripQuoted, threadIds } from '../../../shared/domain/email';
+import { isServiceRequest } from '../../../shared/domain/conversations';
+import { bareMessageId, protocolInSubject, replySubject, routeMail, stripQuoted, subjectTag, threadIds } from '../../../shared/domain/email';
 import type { AppDeps } from '../../deps';
-import { storeRelayedFile, UploadRefused } from '../chat/service';
+import { appendMessage, emitMessage, storeRelayedFile, UploadRefused } from '../chat/service';
 import { customerSend, requestService } from '../service/customer';
 import { fetchNewMail, mailConnectionOf, sendMail, type MailCursor, type OutboundMail } from './email';
 import { contactUser, markRelayParticipant } from './inbound';
@@ -94,10 +95,28 @@ async function threadOf(deps: Deps, companyId: string, user: User, mail: ParsedM
   if (ids.length) {
     const known = await deps.db.emailMessage.findMany({ where: { companyId, messageId: { in: ids } }, select: { messageId: true, conversationId: true } });
     const hit = ids.map((id) => known.find((k) => k.messageId === id)).find(Boolean);
-    if (hit) return deps.db.conversation.findFirst({ where: { id: hit.conversationId, companyId, creatorId: user.id } });
+    if (hit) return deps.db.conversation.findFirst({ where: { id: hit.conversationId, companyId, ...takesPart(user) } });
   }
   const protocol = protocolInSubject(mail.subject ?? '');
-  return protocol ? deps.db.conversation.findFirst({ where: { companyId, protocol, creatorId: user.id } }) : null;
+  return protocol ? deps.db.conversation.findFirst({ where: { companyId, protocol, ...takesPart(user) } }) : null;
+}
+
+/** Only a conversation the sender is still in by e-mail: a forwarded thread does not let a stranger in. */
+const takesPart = (user: User) => ({ participants: { some: { userId: user.id, removed: false, email: true } } });
+
+/**
+ * The sender's words into a conversation they are in: their own request through the service
+ * module (its rules: concluded, blocked plan), a conversation they were added to (integrateEmail)
+ * as a plain message. Idempotent by clientId.
+ */
+async function sendAs(deps: Deps, company: Company, conversation: Conversation, user: User, clientId: string, text: string) {
+  if (isServiceRequest(conversation) && conversation.creatorId === user.id) return customerSend(deps, user, { conversationId: conversation.id, clientId, text });
+  try {
+    const appended = await deps.db.$transaction((tx) => appendMessage(tx, company.domain, { conversationId: conversation.id, authorId: user.id, clientId, text }, deps.clock.now()));
+    emitMessage(deps.realtime, appended);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err; // the same mail applied a moment ago
+  }
 }
 
 async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, mail: ParsedMail, messageId: string, address: string, name: string) {
@@ -109,7 +128,7 @@ async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, 
   let conversationId: string;
   if (thread && thread.state !== CONVERSATION_STATE.concluded) {
     conversationId = thread.id;
-    if (body) await customerSend(deps, user, { conversationId, clientId, text: body.slice(0, MAX_TEXT) });
+    if (body) await sendAs(deps, company, thread, user, clientId, body.slice(0, MAX_TEXT));
   } else {
     const integrations = await deps.db.integration.findMany({ where: { companyId: company.id }, orderBy: { createdAt: 'asc' } });
     const rule = routeMail(integrations, addresses(mail.to, mail.cc), subject);
@@ -135,7 +154,8 @@ async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, 
     } catch (err) {
       // Too large, or the company is out of space: the conversation says what was sent instead.
       if (!(err instanceof UploadRefused)) throw err;
-      await customerSend(deps, user, { conversationId, clientId: fileClientId, text: `[${fileName}: ${err.message}]` });
+      const conversation = await deps.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+      await sendAs(deps, company, conversation, user, fileClientId, `[${fileName}: ${err.message}]`);
     }
   }
 }
@@ -150,7 +170,7 @@ export async function sendEmailRow(deps: Deps, tx: Tx, row: ChannelOutbox, m: Me
   const setting = await tx.channelSetting.findUnique({ where: { companyId_channel: { companyId: row.companyId, channel: 'email' } }, include: { company: true } });
   if (!setting || !setting.enabled) return null;
   const conn = mailConnectionOf(deps.config, setting, setting.company.name);
-  const conversation = row.conversationId ? await tx.conversation.findUnique({ where: { id: row.conversationId }, select: { protocol: true } }) : null;
+  const conversation = row.conversationId ? await tx.conversation.findUnique({ where: { id: row.conversationId }, select: { protocol: true, title: true } }) : null;
   const thread = row.conversationId
     ? await tx.emailMessage.findMany({ where: { companyId: row.companyId, conversationId: row.conversationId }, orderBy: { createdAt: 'asc' }, take: 100 })
     : [];
@@ -159,7 +179,12 @@ export async function sendEmailRow(deps: Deps, tx: Tx, row: ChannelOutbox, m: Me
   const messageId = `${row.id}@${host}`;
   const mail: OutboundMail = {
     to: row.to,
-    subject: conversation ? replySubject(first?.subject || setting.company.name, conversation.protocol) : setting.company.name,
+    // A thread the customer began is answered ("Re:"); one we begin (integrateEmail) is titled.
+    subject: !conversation
+      ? setting.company.name
+      : first
+        ? replySubject(first.subject || setting.company.name, conversation.protocol)
+        : `${conversation.title || setting.company.name} ${subjectTag(conversation.protocol)}`,
     text,
     messageId,
     inReplyTo: thread.at(-1)?.messageId,

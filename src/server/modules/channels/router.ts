@@ -2,6 +2,7 @@ import {
   channelSettingsInput,
   saveTelegramInput,
   saveWhatsAppInput,
+  integrateEmailInput,
   pushSubscribeInput,
   removeIntegrationInput,
   saveEmailInput,
@@ -33,6 +34,11 @@ export const channelsRouter = router({
   saveEmail: intmail.input(saveEmailInput).mutation(({ ctx, input }) => mail.saveEmail(ctx, input)),
   saveIntegration: intmail.input(saveIntegrationInput).mutation(({ ctx, input }) => mail.saveIntegration(ctx, input)),
   removeIntegration: intmail.input(removeIntegrationInput).mutation(({ ctx, input }) => mail.removeIntegration(ctx, input)),
+  // integrateSingleService: an outside address joins a single conversation by e-mail.
+  integrateEmail: memberProcedure
+    .meta({ permission: 'integrateSingleService', plan: 'intmail' })
+    .input(integrateEmailInput)
+    .mutation(({ ctx, input }) => mail.integrateEmail(ctx, input)),
   whatsappEntry: publicProcedure.input(whatsappEntryInput).query(({ ctx, input }) => channels.whatsappEntry(ctx.db, input.domain)),
   telegramNotify: memberProcedure.input(telegramNotifyInput).query(({ ctx }) => channels.telegramNotify(ctx)),
   unlinkTelegramNotify: memberProcedure.input(telegramNotifyInput).mutation(({ ctx }) => channels.unlinkTelegramNotify(ctx)),

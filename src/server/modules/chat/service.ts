@@ -482,6 +482,28 @@ export async function addParticipants(ctx: ChatContext, conversationId: string, 
 }
 
 /**
+ * Adds someone reached only through a relay (the e-mail integration's outside address) to a
+ * conversation the caller is in: flagged in the same transaction as the info message, so that
+ * message is already relayed to them (their first mail says they were added).
+ */
+export async function addRelayParticipant(ctx: ChatContext, conversationId: string, user: { id: string; name: string }, relay: 'email') {
+  assertMayWork(ctx);
+  const { conversation } = await participation(ctx, conversationId);
+  const appended = await ctx.db.$transaction(async (tx) => {
+    await tx.participant.upsert({
+      where: { conversationId_userId: { conversationId, userId: user.id } },
+      create: { conversationId, userId: user.id, joinedAt: ctx.clock.now(), [relay]: true },
+      update: { removed: false, removedAtSeq: null, [relay]: true },
+    });
+    const info: InfoMessage = { info: 'participantsAdded', params: { names: [user.name] } };
+    return appendMessage(tx, ctx.company.domain, { conversationId, authorId: null, type: 'info', text: infoText(info), data: info }, ctx.clock.now());
+  }, WRITE_TX);
+  emitMessage(ctx.realtime, appended);
+  await announceParticipants(ctx, conversationId);
+  return conversation;
+}
+
+/**
  * Takes someone out in one transaction: the flag, the info message, and the last message they
  * may still see (that info message), so their recent shows why and nothing after it.
  */
