@@ -68,6 +68,10 @@ describe('E-mail', () => {
     await admin.getByRole('button', { name: 'Save' }).click();
     await admin.getByText('No integrations yet').waitFor();
     await expect.poll(async () => (await server.db.channelSetting.count({ where: { companyId: c.company.id, channel: 'email' } })) === 1).toBe(true);
+    // At phone width the screen fits: nothing scrolls sideways.
+    await admin.setViewportSize({ width: 390, height: 844 });
+    expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (process.env.E2E_SCREENSHOTS) await admin.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/email-settings-phone.png`, fullPage: true });
 
     const biaPage = await pageFor(bia);
     await biaPage.goto(`${server.url}/i/recent/queue/all`);
