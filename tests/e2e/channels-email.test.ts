@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { startSmtpServer } from '../helpers/smtp';
 
 const BOX = { user: 'atendimento@loja.test', pass: 'imap-e2e-secret' };
+const BOX2 = { user: 'compras@loja2.test', pass: 'imap-e2e-secret-2' };
 
 let server: TestServer;
 let browser: Browser;
@@ -23,7 +24,7 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   if (!hasDovecot()) throw new Error('dovecot is not installed: apt-get install -y dovecot-imapd (see .ci/run)');
-  [imap, smtp] = await Promise.all([startImapServer([BOX]), startSmtpServer()]);
+  [imap, smtp] = await Promise.all([startImapServer([BOX, BOX2]), startSmtpServer()]);
   [server, browser] = await Promise.all([startTestServer({ env: { MAIL_POLL_MS: '150', CHANNEL_POLL_MS: '50' } }), launchBrowser()]);
 });
 afterAll(async () => {
@@ -106,5 +107,22 @@ describe('E-mail', () => {
       await composeMail({ from: 'carla@cliente.test', to: BOX.user, subject: sent.subject, text: 'Obrigada!', messageId: 'carla.2@cliente.test', inReplyTo: sent.messageId?.replace(/^<|>$/g, '') }),
     );
     await messages(biaPage).getByText('Obrigada!').waitFor();
+  });
+
+  it('an admin brings an outside address into a single conversation by e-mail from the add-participants panel', async () => {
+    const c = await serviceCompany(server, sockets, { plan: { intmail: 1 } });
+    const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
+    await server.db.user.update({ where: { id: c.admin.userId }, data: { defaultCompanyId: c.company.id } });
+    await c.admin.call('channels.saveEmail', {
+      domain: c.domain, queueId: null, address: BOX2.user, imapHost: imap.host, imapPort: imap.port, imapSecure: false, imapUser: BOX2.user, imapPassword: BOX2.pass,
+      smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false, smtpUser: '',
+    });
+    const { conversationId } = await c.admin.call('chat.startDirect', { domain: c.domain, userId: bia.userId });
+    const admin = await pageFor(c.admin);
+    await admin.goto(`${server.url}/i/recent/chat/${conversationId}/addParticipants`);
+    await admin.getByLabel('E-mail address').fill('compras@fornecedor.test');
+    await admin.getByRole('button', { name: 'Add by e-mail' }).click();
+    await admin.getByText('compras@fornecedor.test was added by e-mail').waitFor();
+    await expect.poll(() => smtp.inbox.some((m) => m.to === 'compras@fornecedor.test')).toBe(true);
   });
 });
