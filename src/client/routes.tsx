@@ -151,6 +151,8 @@ const settingsRoute: RouteObject = {
     { path: 'products', element: settings('ProductsPage') },
     { path: 'telegram', element: settings('TelegramSettingsPage') },
     { path: 'whatsapp', element: settings('WhatsAppSettingsPage') },
+    // Not a route of the spec: its "integrations" screen (by text group), for the e-mail integration.
+    { path: 'integrations', element: settings('EmailIntegrationPage') },
     { path: 'configCompany', element: settings('CompanyAccountPage') },
     { path: 'configCompany/edit_page', element: settings('CompanyPageEditPage') },
     { path: 'configCompany/greetings', element: settings('GreetingsPage') },

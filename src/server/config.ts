@@ -123,6 +123,8 @@ const envSchema = z
     VAPID_PRIVATE_KEY: optionalString,
     /** How often the channel outbox worker looks for due rows, in ms. */
     CHANNEL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    /** How often each company's mailbox (e-mail integration) is read over IMAP, in ms. */
+    MAIL_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
 
     /** Credits a newly registered company starts with (the template's bonusnewcompany). */
     NEW_COMPANY_BONUS: z.coerce.number().min(0).max(1_000_000_000).default(0),
@@ -183,7 +185,7 @@ export interface Config {
   translator: { url: string | undefined; key: string | undefined };
   linkShortener: { url: string | undefined; key: string | undefined; login: string | undefined };
   /** Channel providers and the outbox worker (modules/channels). */
-  channels: { whatsappApiRoot: string; telegramApiRoot: string; retryBaseMs: number; maxAttempts: number; pollMs: number; vapid?: { publicKey: string; privateKey: string } };
+  channels: { whatsappApiRoot: string; telegramApiRoot: string; retryBaseMs: number; maxAttempts: number; pollMs: number; mailPollMs: number; vapid?: { publicKey: string; privateKey: string } };
   /** Credits given to each newly registered company. */
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
@@ -278,6 +280,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryBaseMs: env.CHANNEL_RETRY_BASE_MS,
       maxAttempts: env.CHANNEL_MAX_ATTEMPTS,
       pollMs: env.CHANNEL_POLL_MS,
+      mailPollMs: env.MAIL_POLL_MS,
       vapid: env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY } : undefined,
     },
     newCompanyBonus: env.NEW_COMPANY_BONUS,

@@ -62,12 +62,13 @@ describe('governed procedures', () => {
     expect(wrong).toEqual([]);
     // Every permission the profile editor offers and that has a procedure is governed somewhere.
     const permissions = new Set([...governed.values()].map((g) => g.permission).filter(Boolean));
-    expect([...permissions].sort()).toEqual(['addContacts', 'createService', 'editContacts', 'viewReports', 'voiceCall']);
+    expect([...permissions].sort()).toEqual(['addContacts', 'createService', 'editContacts', 'integrateSingleService', 'viewReports', 'voiceCall']);
     expect(PLAN_FEATURES).toContain('calls');
   });
 
   it('a member whose profile lacks the permission is refused every permission-governed procedure', async () => {
-    const c = await companyWithBareProfile();
+    // Plan flags that default to off are on, so only the permission can refuse.
+    const c = await companyWithBareProfile({ intmail: 1 });
     const problems: string[] = [];
     for (const [path, rule] of governed) {
       if (!rule.permission) continue;

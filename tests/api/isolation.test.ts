@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = await startTestServer();
   victim = await memberOfNewCompany(server.db);
   // Every plan feature on, so a FORBIDDEN below can only be the membership check (plan flags have their own tests).
-  await server.db.company.update({ where: { id: victim.company.id }, data: { plan: { ...(victim.company.plan as object), sla: 1, kanban: 1, timesheet: 1, invent: 1, whatsapp: 1, calendar: 1 } } });
+  await server.db.company.update({ where: { id: victim.company.id }, data: { plan: { ...(victim.company.plan as object), sla: 1, kanban: 1, timesheet: 1, invent: 1, whatsapp: 1, intmail: 1, calendar: 1 } } });
   outsider = await memberOfNewCompany(server.db);
 });
 afterAll(() => server?.close());

@@ -11,6 +11,7 @@ import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
 import { SOCKET_TOO_FAST, SOCKET_TOO_MANY } from '../../shared/realtime';
+import { CHANNEL_MESSAGES as CHN } from '../../shared/schemas/channels';
 import { CHAT_MESSAGES as CH } from '../../shared/schemas/chat';
 import { COMPANY_MESSAGES as C } from '../../shared/schemas/company';
 import { IDENTITY_MESSAGES as M } from '../../shared/schemas/identity';
@@ -110,6 +111,12 @@ const SERVICE_TEXTS: Record<string, MessageDescriptor> = {
  */
 const KNOWN: Record<string, MessageDescriptor> = {
   ...FEEDS_NOTES_CONTACTS_TEXTS,
+  // Channels (WhatsApp, Telegram, e-mail) settings.
+  [CHN.notConfigured]: msg`This channel is not set up yet`,
+  [CHN.credentialsRequired]: msg`Fill in the credentials`,
+  [CHN.integrationNotFound]: msg`integration URL not found`,
+  [CHN.onlySingle]: msg`Only a single conversation can be integrated with e-mail`,
+  [CHN.concluded]: msg`This conversation is concluded`,
   ...SERVICE_TEXTS,
   ...FORM_SERVER_TEXTS,
   ...REPLY_SERVER_TEXTS,
@@ -207,6 +214,8 @@ const KNOWN: Record<string, MessageDescriptor> = {
 
 /** Texts that carry a short code: 'Não foi possível remover a mensagem [{code}]' and the like. */
 const CODE_PATTERNS: { pattern: RegExp; describe: (code: string) => MessageDescriptor }[] = [
+  // The provider's own words follow (an IMAP/SMTP server's answer, Graph's error): shown as they came.
+  { pattern: new RegExp(`^${escapeRegExp(CHN.refused)}: (.+)$`), describe: (detail) => msg`The provider refused the connection: ${detail}` },
   {
     pattern: new RegExp(`^${escapeRegExp(CH.messageRemoval).replace('\\{code\\}', '(.+)')}$`),
     describe: (code) => msg`Could not remove the message [${code}]`,

@@ -31,6 +31,7 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'calls.startLive': { permission: 'voiceCall', plan: 'calls' },
   'calls.createLive': { permission: 'voiceCall', plan: 'calls' },
   'reports.*': { permission: 'viewReports' },
+  'channels.integrateEmail': { permission: 'integrateSingleService', plan: 'intmail' },
   // Plan flags (spec 3, Company plan).
   'forms.*': { plan: 'forms' },
   'commerce.*': { plan: 'invent' },
@@ -42,6 +43,10 @@ export const GOVERNED: Readonly<Record<string, Governance>> = {
   'channels.whatsappSettings': { plan: 'whatsapp' },
   'channels.saveWhatsApp': { plan: 'whatsapp' },
   'channels.testWhatsApp': { plan: 'whatsapp' },
+  'channels.emailSettings': { plan: 'intmail' },
+  'channels.saveEmail': { plan: 'intmail' },
+  'channels.saveIntegration': { plan: 'intmail' },
+  'channels.removeIntegration': { plan: 'intmail' },
   'service.proposeSla': { plan: 'sla' },
   'service.slaBoard': { plan: 'kanban' },
   'service.timesheet': { plan: 'timesheet' },

@@ -8,6 +8,9 @@ export const CHANNEL_MESSAGES = {
   queueNotFound: 'Queue not found',
   credentialsRequired: 'Fill in the credentials',
   notFound: 'Domain not found',
+  integrationNotFound: 'integration URL not found',
+  onlySingle: 'Only a single conversation can be integrated with e-mail',
+  concluded: 'This conversation is concluded',
 } as const;
 
 const inCompany = { domain: domainSchema };
@@ -46,3 +49,41 @@ export const pushSubscribeInput = z.object({
   keys: z.object({ p256dh: base64url(200), auth: base64url(100) }),
 });
 export const pushUnsubscribeInput = z.object({ endpoint: z.string().max(2000) });
+
+/** The company's mailbox for the e-mail integration: IMAP to read, SMTP to answer. */
+const host = z.string().trim().min(1, 'Fill in the server').max(255).regex(/^[\w.-]+$/, 'Server: a host name or address');
+const port = z.coerce.number().int().min(1, 'Port: 1 to 65535').max(65535, 'Port: 1 to 65535');
+const mailUser = z.string().trim().max(255);
+export const saveEmailInput = z.object({
+  ...inCompany,
+  enabled: z.boolean().default(true),
+  queueId,
+  address: z.email('Invalid email').max(255).transform((a) => a.toLowerCase()),
+  imapHost: host,
+  imapPort: port,
+  imapSecure: z.boolean(),
+  imapUser: mailUser.min(1, 'Fill in the user'),
+  smtpHost: host,
+  smtpPort: port,
+  smtpSecure: z.boolean(),
+  smtpUser: mailUser,
+  /** Blank keeps what is stored. */
+  imapPassword: secret.optional(),
+  smtpPassword: secret.optional(),
+});
+/** The spec's Integration: an address of the mailbox and its title TAGs, routing to a queue. */
+export const saveIntegrationInput = z.object({
+  ...inCompany,
+  id: z.uuid().optional(),
+  email: z.union([z.literal(''), z.email('Invalid email').max(255)]).transform((a) => a.toLowerCase()),
+  tags: z.array(z.string().trim().max(60)).max(20),
+  queueId: z.uuid(),
+});
+export const removeIntegrationInput = z.object({ ...inCompany, id: z.uuid() });
+/** integrateSingleService: an outside address joins a single conversation, by e-mail. */
+export const integrateEmailInput = z.object({
+  ...inCompany,
+  conversationId: z.uuid(),
+  email: z.email('Invalid email').max(255).transform((a) => a.toLowerCase()),
+  name: z.string().trim().max(100).optional(),
+});

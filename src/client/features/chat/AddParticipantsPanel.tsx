@@ -97,6 +97,64 @@ export function AddParticipantsPage() {
           </button>
         </div>
       </form>
+      {conversation.type === 0 && <InviteByEmail domain={domain} conversationId={conversationId} />}
     </section>
+  );
+}
+
+/**
+ * "Integrate single service": with the plan's e-mail integration and the profile permission, an
+ * outside address joins this single conversation; what is written here reaches them by e-mail and
+ * their replies come back into it.
+ */
+function InviteByEmail({ domain, conversationId }: { domain: string; conversationId: string }) {
+  const { t } = useLingui();
+  const translate = useTranslateError();
+  const utils = trpc.useUtils();
+  const current = trpc.company.current.useQuery({ domain }, { staleTime: 60_000 });
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const integrate = trpc.channels.integrateEmail.useMutation({
+    onSuccess: async () => {
+      setEmail('');
+      setName('');
+      await Promise.all([utils.chat.conversation.invalidate({ domain, conversationId }), utils.chat.recents.invalidate()]);
+    },
+  });
+  if (!current.data?.features.intmail || !current.data.me.permissions.integrateSingleService) return null;
+  return (
+    <form
+      className="add-people-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        integrate.mutate({ domain, conversationId, email, name: name || undefined });
+      }}
+    >
+      <h2>
+        <Trans>Add by e-mail</Trans>
+      </h2>
+      <p className="muted">
+        <Trans>Someone outside the company follows and answers this conversation by e-mail, from the company's mailbox.</Trans>
+      </p>
+      {integrate.data && <FormNotice>{t`${integrate.data.email} was added by e-mail`}</FormNotice>}
+      <div className="field">
+        <label htmlFor="add-by-email">
+          <Trans>E-mail address</Trans>
+        </label>
+        <input id="add-by-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value.trim())} />
+      </div>
+      <div className="field">
+        <label htmlFor="add-by-email-name">
+          <Trans>Name (optional)</Trans>
+        </label>
+        <input id="add-by-email-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <FormError message={integrate.error ? translate(integrate.error.message) : null} />
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={!email || integrate.isPending} aria-busy={integrate.isPending || undefined}>
+          <Trans>Add by e-mail</Trans>
+        </button>
+      </div>
+    </form>
   );
 }

@@ -130,7 +130,11 @@ export function MessageItem({ message, mine, showAuthor, watermarks, people }: I
         </span>
         {relayFailed && !removed && (
           <p className="channels-relay-failed muted" role="note">
-            {relayFailed.channel === 'telegram' ? t`Not delivered on Telegram: ${relayFailed.reason}` : t`Not delivered on WhatsApp: ${relayFailed.reason}`}
+            {relayFailed.channel === 'telegram'
+              ? t`Not delivered on Telegram: ${relayFailed.reason}`
+              : relayFailed.channel === 'email'
+                ? t`Not delivered by e-mail: ${relayFailed.reason}`
+                : t`Not delivered on WhatsApp: ${relayFailed.reason}`}
           </p>
         )}
       </div>

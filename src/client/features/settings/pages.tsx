@@ -23,6 +23,7 @@ const SECTIONS: readonly { to: string; label: MessageDescriptor | string; adminO
   { to: 'doctors', label: msg`Doctors`, adminOnly: true },
   { to: 'telegram', label: 'Telegram', adminOnly: true },
   { to: 'whatsapp', label: 'WhatsApp', adminOnly: true },
+  { to: 'integrations', label: msg`E-mail integration`, adminOnly: true },
   { to: 'configCompany', label: msg`Company account`, adminOnly: true },
 ];
 
@@ -86,4 +87,5 @@ export { GroupPage, GroupsPage } from './GroupsPages';
 export { FormsSettingsPage } from '../forms/SettingsPage';
 export { ProductsPage } from '../commerce/ProductsPage';
 export { TelegramSettingsPage } from '../channels/ChannelSettingsPages';
+export { EmailIntegrationPage } from '../channels/EmailSettingsPage';
 export { WhatsAppSettingsPage } from '../channels/ChannelSettingsPages';

@@ -33,7 +33,7 @@ export async function handleWebhook(deps: Deps, kind: ChannelKind, key: string, 
 }
 
 /** The User that stands for this sender, made on their first message. */
-async function contactUser(deps: Deps, setting: ChannelSetting, from: string, name: string): Promise<User> {
+export async function contactUser(deps: Deps, setting: Pick<ChannelSetting, 'companyId' | 'channel'>, from: string, name: string): Promise<User> {
   const where = { companyId_channel_externalId: { companyId: setting.companyId, channel: setting.channel, externalId: from } };
   for (let attempt = 0; ; attempt++) {
     const known = await deps.db.channelContact.findUnique({ where });
@@ -125,14 +125,14 @@ async function ratedByReply(deps: Deps, companyId: string, user: User, text: str
  * The customer is reached through the channel from now on; what the conversation already said to
  * them (the greeting) goes out too.
  */
-async function markRelayParticipant(deps: Deps, companyId: string, conversationId: string, userId: string, kind: ChannelKind) {
+export async function markRelayParticipant(deps: Deps, companyId: string, conversationId: string, userId: string, kind: ChannelKind | 'email') {
   await deps.db.$transaction(async (tx) => {
-    await tx.participant.update({ where: { conversationId_userId: { conversationId, userId } }, data: kind === 'whatsapp' ? { whatsapp: true } : { telegram: true } });
+    await tx.participant.update({ where: { conversationId_userId: { conversationId, userId } }, data: { [kind]: true } });
     const earlier = await tx.message.findMany({
       where: { conversationId, isComment: false, removed: false, OR: [{ authorId: null }, { authorId: { not: userId } }] },
       orderBy: { seq: 'asc' },
     });
-    const relay = [{ userId, whatsapp: kind === 'whatsapp', telegram: kind === 'telegram' }];
+    const relay = [{ userId, whatsapp: kind === 'whatsapp', telegram: kind === 'telegram', email: kind === 'email' }];
     for (const m of earlier) await enqueueRelays(tx, companyId, m, relay);
   });
 }

@@ -7,11 +7,12 @@
  * backoff; a refusal that retrying cannot fix, or the last attempt, fails the message with the
  * provider's reason.
  */
-import { Prisma, type ChannelOutbox } from '../../../generated/prisma/client';
+import { Prisma, type ChannelOutbox, type Message } from '../../../generated/prisma/client';
 import type { AppDeps } from '../../deps';
 import { advanceWatermarkAsServer, markRelayFailedAsServer } from '../chat/service';
 import { ChannelSendError, type ChannelKind, type OutboundMessage } from './channel';
 import { channelFor, loadConnection } from './connections';
+import { sendEmailRow } from './mailbox';
 import { sendPush } from './push';
 
 /** Message types a channel customer receives: what they would see on the public page. */
@@ -27,11 +28,11 @@ export async function enqueueRelays(
   tx: Tx,
   companyId: string,
   message: { id: string; conversationId: string; seq: number; type: string; removed: boolean },
-  relayed: { userId: string; whatsapp: boolean; telegram: boolean }[],
+  relayed: { userId: string; whatsapp: boolean; telegram: boolean; email?: boolean }[],
 ) {
   if (!RELAYED_TYPES.includes(message.type) || message.removed) return;
   for (const p of relayed) {
-    const channel: ChannelKind = p.whatsapp ? 'whatsapp' : 'telegram';
+    const channel: ChannelKind | 'email' = p.whatsapp ? 'whatsapp' : p.telegram ? 'telegram' : 'email';
     await tx.$executeRaw`
       INSERT INTO "ChannelOutbox" ("id", "companyId", "channel", "to", "conversationId", "messageId", "seq", "userId", "createdAt", "nextAttemptAt")
       SELECT gen_random_uuid(), ${companyId}::uuid, ${channel}, c."externalId", ${message.conversationId}::uuid, ${message.id}::uuid, ${message.seq}, ${p.userId}::uuid, now(), now()
@@ -51,6 +52,12 @@ function fileKind(m: { fileMime: string | null; isRecording: boolean; type: stri
   if (m.isRecording || m.fileMime?.startsWith('audio/')) return 'audio';
   if (m.type === 'imagem' || m.fileMime?.startsWith('image/')) return 'image';
   return 'document';
+}
+
+async function sendEmail(deps: WorkerDeps, tx: Tx, row: ChannelOutbox, m: Message | null, text: string) {
+  const sent = await sendEmailRow(deps, tx, row, m, text);
+  if (!sent) throw new ChannelSendError('The e-mail integration is not set up', false);
+  return sent;
 }
 
 async function sendThroughChannel(deps: WorkerDeps, tx: Tx, row: ChannelOutbox, outbound: OutboundMessage) {
@@ -80,8 +87,9 @@ async function deliverOne(deps: WorkerDeps): Promise<Outcome | null> {
       if (!row) return null;
       const attempts = row.attempts + 1;
       let outbound: OutboundMessage = { to: row.to, text: row.body ?? '' };
+      let m: Message | null = null;
       if (row.messageId) {
-        const m = await tx.message.findUnique({ where: { id: row.messageId } });
+        m = await tx.message.findUnique({ where: { id: row.messageId } });
         if (!m || m.removed) {
           await tx.channelOutbox.update({ where: { id: row.id }, data: { status: 'skipped', attempts } });
           return { kind: 'skipped', row } as const;
@@ -95,7 +103,12 @@ async function deliverOne(deps: WorkerDeps): Promise<Outcome | null> {
         }
       }
       try {
-        const sent = row.channel === 'push' ? await sendPush(deps, row.to, outbound.text) : await sendThroughChannel(deps, tx, row, outbound);
+        const sent =
+          row.channel === 'push'
+            ? await sendPush(deps, row.to, outbound.text)
+            : row.channel === 'email'
+              ? await sendEmail(deps, tx, row, m, outbound.text)
+              : await sendThroughChannel(deps, tx, row, outbound);
         const status = sent.delivered ? 'delivered' : 'sent';
         const updated = await tx.channelOutbox.update({
           where: { id: row.id },

@@ -2,7 +2,11 @@ import {
   channelSettingsInput,
   saveTelegramInput,
   saveWhatsAppInput,
+  integrateEmailInput,
   pushSubscribeInput,
+  removeIntegrationInput,
+  saveEmailInput,
+  saveIntegrationInput,
   pushUnsubscribeInput,
   telegramNotifyInput,
   testMessageInput,
@@ -10,10 +14,12 @@ import {
 } from '../../../shared/schemas/channels';
 import { TRPCError } from '@trpc/server';
 import { adminProcedure, authedProcedure, memberProcedure, publicProcedure, router } from '../../trpc';
+import * as mail from './mail-settings';
 import * as push from './push';
 import * as channels from './service';
 
 const whatsapp = adminProcedure.meta({ plan: 'whatsapp' });
+const intmail = adminProcedure.meta({ plan: 'intmail' });
 
 export const channelsRouter = router({
   whatsappSettings: whatsapp.input(channelSettingsInput).query(({ ctx }) => channels.channelSettings(ctx, 'whatsapp')),
@@ -23,6 +29,16 @@ export const channelsRouter = router({
   telegramSettings: adminProcedure.input(channelSettingsInput).query(({ ctx }) => channels.channelSettings(ctx, 'telegram')),
   saveTelegram: adminProcedure.input(saveTelegramInput).mutation(({ ctx, input }) => channels.saveTelegram(ctx, input)),
   testTelegram: adminProcedure.input(testMessageInput).mutation(({ ctx, input }) => channels.sendTest(ctx, 'telegram', input)),
+  // The e-mail integration: the company's mailbox and its Integrations (address + title TAGs → queue).
+  emailSettings: intmail.input(channelSettingsInput).query(({ ctx }) => mail.emailSettings(ctx)),
+  saveEmail: intmail.input(saveEmailInput).mutation(({ ctx, input }) => mail.saveEmail(ctx, input)),
+  saveIntegration: intmail.input(saveIntegrationInput).mutation(({ ctx, input }) => mail.saveIntegration(ctx, input)),
+  removeIntegration: intmail.input(removeIntegrationInput).mutation(({ ctx, input }) => mail.removeIntegration(ctx, input)),
+  // integrateSingleService: an outside address joins a single conversation by e-mail.
+  integrateEmail: memberProcedure
+    .meta({ permission: 'integrateSingleService', plan: 'intmail' })
+    .input(integrateEmailInput)
+    .mutation(({ ctx, input }) => mail.integrateEmail(ctx, input)),
   whatsappEntry: publicProcedure.input(whatsappEntryInput).query(({ ctx, input }) => channels.whatsappEntry(ctx.db, input.domain)),
   telegramNotify: memberProcedure.input(telegramNotifyInput).query(({ ctx }) => channels.telegramNotify(ctx)),
   unlinkTelegramNotify: memberProcedure.input(telegramNotifyInput).mutation(({ ctx }) => channels.unlinkTelegramNotify(ctx)),

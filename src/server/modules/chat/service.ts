@@ -328,8 +328,8 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
   // query compilation (about 0.6 ms against 0.2 ms raw, measured by bench/chat-fanout).
   // `refused`: a member the company blocked or removed (mayAct, participant route): still counted
   // as a participant, but their sockets are told nothing more of the company.
-  const participants = await tx.$queryRaw<{ userId: string; refused: boolean; whatsapp: boolean; telegram: boolean }[]>`
-    SELECT p."userId", p."whatsapp", p."telegram", EXISTS (
+  const participants = await tx.$queryRaw<{ userId: string; refused: boolean; whatsapp: boolean; telegram: boolean; email: boolean }[]>`
+    SELECT p."userId", p."whatsapp", p."telegram", p."email", EXISTS (
       SELECT 1 FROM "Member" m WHERE m."companyId" = ${row.companyId}::uuid AND m."userId" = p."userId" AND (m."blocked" OR m."removed")
     ) AS "refused"
     FROM "Participant" p WHERE p."conversationId" = ${input.conversationId}::uuid AND NOT p."removed"`;
@@ -386,8 +386,8 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
       data: { mentionSeq: created.seq },
     });
   }
-  // Channel customers (WhatsApp, Telegram) get it through the channels outbox, in this transaction.
-  const relayed = participants.filter((p) => (p.whatsapp || p.telegram) && p.userId !== input.authorId);
+  // Channel customers (WhatsApp, Telegram, e-mail) get it through the channels outbox, in this transaction.
+  const relayed = participants.filter((p) => (p.whatsapp || p.telegram || p.email) && p.userId !== input.authorId);
   if (relayed.length && !input.isComment) await enqueueRelays(tx, row.companyId, created, relayed);
   let recipients = participants.filter((p) => !p.refused).map((p) => p.userId);
   if (input.isComment) {
@@ -479,6 +479,28 @@ export async function addParticipants(ctx: ChatContext, conversationId: string, 
   emitMessage(ctx.realtime, appended);
   await announceParticipants(ctx, conversationId);
   return { added: users.length };
+}
+
+/**
+ * Adds someone reached only through a relay (the e-mail integration's outside address) to a
+ * conversation the caller is in: flagged in the same transaction as the info message, so that
+ * message is already relayed to them (their first mail says they were added).
+ */
+export async function addRelayParticipant(ctx: ChatContext, conversationId: string, user: { id: string; name: string }, relay: 'email') {
+  assertMayWork(ctx);
+  const { conversation } = await participation(ctx, conversationId);
+  const appended = await ctx.db.$transaction(async (tx) => {
+    await tx.participant.upsert({
+      where: { conversationId_userId: { conversationId, userId: user.id } },
+      create: { conversationId, userId: user.id, joinedAt: ctx.clock.now(), [relay]: true },
+      update: { removed: false, removedAtSeq: null, [relay]: true },
+    });
+    const info: InfoMessage = { info: 'participantsAdded', params: { names: [user.name] } };
+    return appendMessage(tx, ctx.company.domain, { conversationId, authorId: null, type: 'info', text: infoText(info), data: info }, ctx.clock.now());
+  }, WRITE_TX);
+  emitMessage(ctx.realtime, appended);
+  await announceParticipants(ctx, conversationId);
+  return conversation;
 }
 
 /**
