@@ -108,7 +108,7 @@ export async function refreshPayment(deps: PaymentsDeps, companyId: string, paym
 export async function handleNotification(deps: PaymentsDeps & { clock: { now(): Date } }, providerName: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>) {
   const provider = paymentProvider(deps.config);
   if (!provider || provider.name !== providerName) return { handled: false as const, reason: 'not configured' };
-  const note: Notification = provider.parseNotification(rawBody, headers);
+  const note: Notification = await provider.parseNotification(rawBody, headers);
   const payment =
     (note.providerPaymentId && (await deps.db.payment.findUnique({ where: { provider_providerPaymentId: { provider: provider.name, providerPaymentId: note.providerPaymentId } } }))) ||
     (note.providerRef && (await deps.db.payment.findFirst({ where: { provider: provider.name, providerRef: note.providerRef } }))) ||

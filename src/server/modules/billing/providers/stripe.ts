@@ -65,7 +65,7 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       return { providerPaymentId: session.id, url: session.url };
     },
 
-    parseNotification(rawBody, headers): Notification {
+    async parseNotification(rawBody, headers): Promise<Notification> {
       const signature = headers['stripe-signature'];
       if (typeof signature !== 'string') throw new ForgedNotification('No Stripe-Signature header');
       let event: Stripe.Event;
