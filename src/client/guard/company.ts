@@ -52,6 +52,14 @@ export function usePlanFeatures() {
   return current.data?.features ?? null;
 }
 
+/** The caller's profile permissions in the selected company (all of them for admins); null while unknown. */
+export function useMyPermissions() {
+  const { company } = useSelectedCompany();
+  const domain = company?.domain ?? '';
+  const current = trpc.company.current.useQuery({ domain }, { enabled: domain !== '', retry: false, staleTime: 60_000 });
+  return current.data?.me.permissions ?? null;
+}
+
 /**
  * Makes a company the selected one and opens the app in it (/i/recent). Every company query is
  * dropped first: the screens must not keep showing the previous company.

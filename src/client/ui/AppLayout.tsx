@@ -21,7 +21,7 @@ import {
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Button as AriaButton, Dialog as AriaDialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { NavLink, Outlet } from 'react-router-dom';
-import { usePlanFeatures } from '../guard/company';
+import { useMyPermissions, usePlanFeatures } from '../guard/company';
 import { CompanyGate } from '../guard/CompanyGate';
 import { CallsHost } from '../features/calls/CallsHost';
 import { FeedBadge } from '../features/feeds/FeedBadge';
@@ -43,6 +43,8 @@ interface NavItem {
   primary?: boolean;
   /** Shown only when the company's plan has the flag. */
   plan?: 'kanban' | 'calendar';
+  /** Shown only to members whose profile has the permission (the server refuses the others anyway). */
+  permission?: 'viewReports';
   /** A live count next to the label (unread conversations, customers waiting, notifications, posts). */
   badge?: ComponentType;
 }
@@ -55,7 +57,7 @@ const NAV: readonly NavItem[] = [
   { to: '/i/recent/customers/all', label: msg`Customers`, icon: Contact },
   { to: '/i/calendar', label: msg`Calendar`, icon: CalendarDays, primary: true, plan: 'calendar' },
   { to: '/i/notes', label: msg`Notes`, icon: NotebookPen },
-  { to: '/i/dashboard', label: msg`Dashboard`, icon: LayoutDashboard },
+  { to: '/i/dashboard', label: msg`Dashboard`, icon: LayoutDashboard, permission: 'viewReports' },
   { to: '/i/notifications', label: msg`Notifications`, icon: Bell, primary: true, badge: NotificationsBadge },
   { to: '/i/settings', label: msg`Settings`, icon: Settings },
   { to: '/i/selectCompany', label: msg`Choose company`, icon: Building2 },
@@ -70,7 +72,8 @@ const NAV: readonly NavItem[] = [
 export function AppLayout() {
   const { t, i18n } = useLingui();
   const features = usePlanFeatures();
-  const items = NAV.filter((item) => !item.plan || features?.[item.plan]);
+  const permissions = useMyPermissions();
+  const items = NAV.filter((item) => (!item.plan || features?.[item.plan]) && (!item.permission || permissions?.[item.permission]));
   return (
     <div className="app">
       <nav className="app-nav" aria-label={t`Main`}>

@@ -6,9 +6,8 @@ import { TOP_UP_MAX, TOP_UP_MIN, TOP_UP_PRESETS, topUpAmount } from '../../../sh
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { Badge, Button, Card, DataTable, EmptyState, FormError, FormNotice, LoadingSkeleton, RadioGroup, TextField, type BadgeTone } from '../../ui';
-import { PAYMENT_STATUS, type PaymentStatus } from './texts';
+import { PAYMENT_STATUS, PAYMENT_TONE as TONE } from './texts';
 
-const TONE: Record<PaymentStatus, BadgeTone> = { pending: 'neutral', paid: 'ok', failed: 'danger', expired: 'warn', refunded: 'warn' };
 
 export function useMoney() {
   const { i18n } = useLingui();

@@ -55,7 +55,8 @@ export interface PaymentProvider {
   queryPayment(providerPaymentId: string): Promise<PaymentState>;
   /** Refunds what is left of a paid payment; the refund itself arrives through queryPayment. */
   refund(providerPaymentId: string): Promise<void>;
-  createSubscription(input: { companyId: string; successUrl: string; cancelUrl: string }): Promise<Checkout>;
+  /** A monthly subscription to `plan` (amount exact, decimal string), or without one the provider's configured plan. */
+  createSubscription(input: { companyId: string; plan?: { key: string; name: string; monthlyPrice: string; currency: string }; successUrl: string; cancelUrl: string }): Promise<Checkout>;
   /** By the checkout that created it. */
   querySubscription(checkoutId: string): Promise<SubscriptionState>;
 }
