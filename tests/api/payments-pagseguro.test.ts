@@ -114,6 +114,10 @@ describe('pagseguro top-up', () => {
     const { transaction } = await pagseguro.pay(code);
     const ops = await c.attendant('Olga Operadora');
     await server.db.user.update({ where: { id: ops.userId }, data: { email: OPERATOR } });
+    // The console lists the company's payments to pick from; admins of the company cannot.
+    expect((await c.admin.attempt('operator.payments', { companyDomain: c.domain }, 'query')).error).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await ops.call('operator.payments', { companyDomain: c.domain }, 'query')).toMatchObject([{ id: paymentId, status: 'paid', amount: '15.99' }]);
+    expect((await ops.attempt('operator.payments', { companyDomain: 'nosuchcompany' }, 'query')).error).toMatchObject({ code: 'NOT_FOUND' });
     expect(await ops.call('operator.refund', { paymentId })).toMatchObject({ status: 'refunded', refundedAmount: '15.99' });
     expect(pagseguro.transactions.get(transaction.code)!.status).toBe(6);
     expect((await ops.attempt('operator.refund', { paymentId })).error).toMatchObject({ code: 'CONFLICT', message: PAYMENT_MESSAGES.notRefundable });

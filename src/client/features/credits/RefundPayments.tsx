@@ -33,7 +33,7 @@ export function RefundPayments() {
           setDomain(typed.trim().toLowerCase());
         }}
       >
-        <TextField label={t`Company domain`} value={typed} onChange={(e) => setTyped(e.target.value)} required />
+        <TextField label={t`Domain of the paying company`} value={typed} onChange={(e) => setTyped(e.target.value)} required />
         <div className="form-actions">
           <SubmitButton pending={payments.isFetching}>
             <Trans>Show payments</Trans>
