@@ -31,9 +31,31 @@ export interface PagSeguroTransaction {
   lastEventDate: string;
   notificationURL: string;
 }
+export interface PagSeguroPreApprovalRequest {
+  code: string;
+  reference: string;
+  name: string;
+  amountPerPayment: string;
+  period: string;
+  charge: string;
+  redirectURL: string;
+  notificationURL: string;
+  /** The pre-approval, once the customer accepted. */
+  preApprovalCode?: string;
+}
+export interface PagSeguroPreApproval {
+  code: string;
+  reference: string;
+  name: string;
+  status: 'INITIATED' | 'PENDING' | 'ACTIVE' | 'SUSPENDED' | 'PAYMENT_METHOD_CHANGE' | 'CANCELLED' | 'CANCELLED_BY_SENDER' | 'CANCELLED_BY_RECEIVER' | 'EXPIRED';
+  date: string;
+  lastEventDate: string;
+  notificationURL: string;
+}
 export interface PagSeguroNotification {
   notificationCode: string;
-  notificationType: 'transaction';
+  notificationType: 'transaction' | 'preApproval';
+  /** The transaction's or the pre-approval's code. */
   transactionCode: string;
   url: string;
 }
@@ -58,6 +80,8 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
   const checkouts = new Map<string, PagSeguroCheckout>();
   const transactions = new Map<string, PagSeguroTransaction>();
   const notifications = new Map<string, PagSeguroNotification>();
+  const preApprovalRequests = new Map<string, PagSeguroPreApprovalRequest>();
+  const preApprovals = new Map<string, PagSeguroPreApproval>();
   const deliveries: { notificationCode: string; status: number }[] = [];
   let origin = '';
 
@@ -79,6 +103,27 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     if (send) await deliver(note);
     return note;
   }
+  /** A pre-approval changes status (accepted, suspended after a refused charge, cancelled...), and is announced. */
+  async function setPreApproval(code: string, status: PagSeguroPreApproval['status'], send = true) {
+    const p = preApprovals.get(code)!;
+    Object.assign(p, { status, lastEventDate: new Date().toISOString() });
+    const note: PagSeguroNotification = { notificationCode: notificationCode(), notificationType: 'preApproval', transactionCode: p.code, url: p.notificationURL };
+    notifications.set(note.notificationCode, note);
+    if (send) await deliver(note);
+    return note;
+  }
+  /** The customer accepts the pre-approval on PagSeguro's page: it becomes ACTIVE. */
+  async function acceptPreApproval(requestCode: string, send = true) {
+    const r = preApprovalRequests.get(requestCode)!;
+    const now = new Date().toISOString();
+    const p: PagSeguroPreApproval = { code: randomBytes(16).toString('hex').toUpperCase(), reference: r.reference, name: r.name, status: 'PENDING', date: now, lastEventDate: now, notificationURL: r.notificationURL };
+    preApprovals.set(p.code, p);
+    r.preApprovalCode = p.code;
+    return { preApproval: p, notification: await setPreApproval(p.code, 'ACTIVE', send) };
+  }
+  const preApprovalXml = (p: PagSeguroPreApproval) =>
+    `${XML_HEAD}<preApproval><name>${esc(p.name)}</name><code>${p.code}</code><date>${p.date}</date><tracker>${p.code.slice(0, 6)}</tracker><status>${p.status}</status><reference>${esc(p.reference)}</reference><lastEventDate>${p.lastEventDate}</lastEventDate><charge>auto</charge></preApproval>`;
+
   function newTransaction(c: PagSeguroCheckout): PagSeguroTransaction {
     const now = new Date().toISOString();
     const t: PagSeguroTransaction = { code: randomUUID().toUpperCase(), reference: c.reference, status: 1, grossAmount: c.amount, date: now, lastEventDate: now, notificationURL: c.notificationURL };
@@ -130,12 +175,42 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
       });
       return { status: 200, body: `${XML_HEAD}<checkout><code>${code}</code><date>${new Date().toISOString()}</date></checkout>` };
     }
+    if (req.method === 'POST' && url.pathname === '/v2/pre-approvals/request') {
+      const errors: [string, string][] = [];
+      const amount = form.get('preApprovalAmountPerPayment') ?? '';
+      if (!/^\d{1,7}\.\d{2}$/.test(amount)) errors.push(['11088', `preApprovalAmountPerPayment invalid pattern: ${amount}`]);
+      if (!['WEEKLY', 'MONTHLY', 'BIMONTHLY', 'TRIMONTHLY', 'SEMIANNUALLY', 'YEARLY'].includes(form.get('preApprovalPeriod') ?? '')) errors.push(['11083', 'preApprovalPeriod invalid value.']);
+      if (!['auto', 'manual'].includes(form.get('preApprovalCharge') ?? '')) errors.push(['11079', 'preApprovalCharge invalid value.']);
+      if (!form.get('preApprovalName')) errors.push(['11080', 'preApprovalName is required.']);
+      if (errors.length) return { status: 400, body: errorsXml(errors) };
+      const code = randomBytes(16).toString('hex').toUpperCase();
+      preApprovalRequests.set(code, {
+        code,
+        reference: form.get('reference') ?? '',
+        name: form.get('preApprovalName')!,
+        amountPerPayment: amount,
+        period: form.get('preApprovalPeriod')!,
+        charge: form.get('preApprovalCharge')!,
+        redirectURL: form.get('redirectURL') ?? '',
+        notificationURL: form.get('notificationURL') ?? '',
+      });
+      return { status: 200, body: `${XML_HEAD}<preApprovalRequest><code>${code}</code><date>${new Date().toISOString()}</date></preApprovalRequest>` };
+    }
+    if (req.method === 'GET' && (m = url.pathname.match(/^\/v2\/pre-approvals\/notifications\/([\w-]+)$/))) {
+      const note = notifications.get(m[1]!);
+      if (!note || note.notificationType !== 'preApproval') return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
+      return { status: 200, body: preApprovalXml(preApprovals.get(note.transactionCode)!) };
+    }
+    if (req.method === 'GET' && (m = url.pathname.match(/^\/v2\/pre-approvals\/(\w+)$/))) {
+      const p = preApprovals.get(m[1]!);
+      return p ? { status: 200, body: preApprovalXml(p) } : { status: 404, body: errorsXml([['100005', 'Pre-approval not found']]) };
+    }
     if (req.method === 'POST' && url.pathname === '/v2/sessions') {
       return { status: 200, body: `${XML_HEAD}<session><id>${randomBytes(16).toString('hex')}</id></session>` };
     }
     if (req.method === 'GET' && (m = url.pathname.match(/^\/v3\/transactions\/notifications\/([\w-]+)$/))) {
       const note = notifications.get(m[1]!);
-      if (!note) return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
+      if (!note || note.notificationType !== 'transaction') return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
       return { status: 200, body: `${XML_HEAD}${transactionXml(transactions.get(note.transactionCode)!)}` };
     }
     if (req.method === 'GET' && url.pathname === '/v2/transactions') {
@@ -171,6 +246,22 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', origin);
+      const pre = url.pathname.match(/^\/v2\/pre-approvals\/request\.html(\/accept)?$/);
+      if (pre) {
+        const r = preApprovalRequests.get(url.searchParams.get('code') ?? '');
+        if (!r) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Código de assinatura inválido');
+        if (pre[1] && req.method === 'POST') {
+          const { preApproval } = await acceptPreApproval(r.code);
+          const back = new URL(r.redirectURL);
+          back.searchParams.set('code', preApproval.code);
+          return void res.writeHead(303, { location: back.toString() }).end();
+        }
+        return void res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>PagSeguro test subscription</title></head><body><main><h1>PagSeguro test subscription</h1><p>${esc(r.name)}: <strong>R$ ${r.amountPerPayment}</strong> (${r.period})</p><form method="post" action="/v2/pre-approvals/request.html/accept?code=${r.code}"><button type="submit">Subscribe</button></form></main></body></html>`,
+          );
+      }
       const page = url.pathname.match(/^\/v2\/checkout\/payment\.html(?:\/(pay|decline))?$/);
       if (page) {
         const c = checkouts.get(url.searchParams.get('code') ?? '');
@@ -207,6 +298,10 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     pay,
     decline,
     refundFromPanel,
+    preApprovalRequests,
+    preApprovals,
+    acceptPreApproval,
+    setPreApproval,
     deliver,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -117,7 +117,7 @@ export async function handleNotification(deps: PaymentsDeps & { clock: { now(): 
   if (!payment) {
     const sub = await findSubscription(deps.db, provider.name, { checkoutId: note.providerPaymentId, subscriptionId: note.subscriptionId });
     if (!sub) return { handled: false as const, reason: 'unknown payment' };
-    await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId));
+    await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId, note.subscriptionId ?? sub.providerSubscriptionId));
     return { handled: true as const };
   }
   await reconcile(deps, payment.id, await provider.queryPayment(payment.providerPaymentId));

@@ -121,7 +121,7 @@ export async function refreshSubscriptions(deps: PaymentsDeps & { clock: { now()
   const provider = paymentProvider(deps.config);
   if (!provider) return 0;
   const subs = await deps.db.subscription.findMany({ where: { provider: provider.name, status: { in: ['incomplete', 'past_due', 'unpaid'] } }, take: 200 });
-  for (const sub of subs) await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId));
+  for (const sub of subs) await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId, sub.providerSubscriptionId));
   return subs.length;
 }
 

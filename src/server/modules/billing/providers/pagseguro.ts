@@ -2,7 +2,8 @@
  * PagSeguro through its HTTP API (form-encoded requests, XML answers, `email` and `token` in the
  * query string): a payment request (`POST /v2/checkout`) the customer pays on PagSeguro's page,
  * notifications that carry only a code, transactions looked up by our reference, refunds through
- * `POST /v2/transactions/refunds`. PAGSEGURO_API_URL / PAGSEGURO_CHECKOUT_URL point it at another
+ * `POST /v2/transactions/refunds`; plans as pre-approvals (`POST /v2/pre-approvals/request`,
+ * monthly automatic charge). PAGSEGURO_API_URL / PAGSEGURO_CHECKOUT_URL point it at another
  * host (the sandbox, or the tests' local PagSeguro-protocol server).
  *
  * Our payment id is the transaction `reference`, and it is also what we keep as the provider's
@@ -40,6 +41,18 @@ const PAID = new Set([3, 4, 5, 9]);
 /** Money that came and went back: a paid payment with a refund of the whole transaction. */
 const RETURNED = new Set([6, 8]);
 const CANCELLED = 7;
+
+/**
+ * Pre-approval statuses: accepted and charging → active; waiting for the customer → incomplete;
+ * a charge that failed and waits for another card (SUSPENDED, PAYMENT_METHOD_CHANGE) → past_due,
+ * so the grace period runs; cancelled by anyone or expired → canceled.
+ */
+export function preApprovalStatus(status: string): SubscriptionState['status'] {
+  if (status === 'ACTIVE') return 'active';
+  if (status === 'INITIATED' || status === 'PENDING') return 'incomplete';
+  if (status === 'SUSPENDED' || status === 'PAYMENT_METHOD_CHANGE') return 'past_due';
+  return 'canceled';
+}
 
 const xml = new XMLParser({ parseTagValue: false, isArray: (name) => name === 'transaction' || name === 'error' });
 
@@ -135,13 +148,19 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       const code = form.get('notificationCode') ?? '';
       const type = form.get('notificationType') ?? '';
       if (!/^[0-9A-Za-z-]{6,64}$/.test(code)) throw new ForgedNotification('No notificationCode');
-      if (type !== 'transaction') throw new ForgedNotification(`Unexpected notificationType "${type.slice(0, 40)}"`);
+      if (type !== 'transaction' && type !== 'preApproval') throw new ForgedNotification(`Unexpected notificationType "${type.slice(0, 40)}"`);
+      const path = type === 'transaction' ? `/v3/transactions/notifications/${encodeURIComponent(code)}` : `/v2/pre-approvals/notifications/${encodeURIComponent(code)}`;
       let answer;
       try {
-        answer = await call('GET', `/v3/transactions/notifications/${encodeURIComponent(code)}`);
+        answer = await call('GET', path);
       } catch (err) {
         if (err instanceof PagSeguroError && (err.status === 400 || err.status === 404)) throw new ForgedNotification(`PagSeguro does not know notification ${code}`);
         throw err;
+      }
+      if (type === 'preApproval') {
+        const pre = answer.preApproval;
+        if (!pre?.code) throw new ForgedNotification(`PagSeguro does not know notification ${code}`);
+        return { eventId: code, type, providerPaymentId: pre.reference === undefined ? undefined : String(pre.reference), subscriptionId: String(pre.code) };
       }
       if (!answer.transaction?.[0]) throw new ForgedNotification(`PagSeguro does not know notification ${code}`);
       const t = toTransaction(answer.transaction[0]);
@@ -157,12 +176,37 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       await call('POST', '/v2/transactions/refunds', {}, { transactionCode: state.providerRef });
     },
 
-    async createSubscription(): Promise<Checkout> {
-      throw new Error('Plan subscriptions (pre-approvals) are not available through PagSeguro yet');
+    /**
+     * A pre-approval request (automatic monthly charge). Its reference, a fresh id, is what we keep
+     * as the checkout id: the pre-approval's own code exists only once the customer accepts, and
+     * arrives with its notification.
+     */
+    async createSubscription(input): Promise<Checkout> {
+      const { plan } = input;
+      if (!plan) throw new Error('PagSeguro subscriptions need a plan of the catalogue');
+      const reference = `plan-${crypto.randomUUID()}`;
+      const answer = await call('POST', '/v2/pre-approvals/request', {}, {
+        reference,
+        preApprovalCharge: 'auto',
+        preApprovalName: plan.name.slice(0, 100),
+        preApprovalDetails: `${plan.name} (${plan.key})`.slice(0, 255),
+        preApprovalAmountPerPayment: twoPlaces(plan.monthlyPrice),
+        preApprovalPeriod: 'MONTHLY',
+        redirectURL: input.successUrl,
+        reviewURL: input.cancelUrl,
+        notificationURL: config.notificationUrl,
+      });
+      const code = answer.preApprovalRequest?.code;
+      if (!code) throw new Error('PagSeguro answered a pre-approval request without a code');
+      const url = new URL('/v2/pre-approvals/request.html', config.checkoutUrl);
+      url.searchParams.set('code', String(code));
+      return { providerPaymentId: reference, url: url.toString() };
     },
 
-    async querySubscription(): Promise<SubscriptionState> {
-      return { status: 'incomplete' };
+    async querySubscription(_reference, code): Promise<SubscriptionState> {
+      if (!code) return { status: 'incomplete' };
+      const answer = await call('GET', `/v2/pre-approvals/${encodeURIComponent(code)}`);
+      return { status: preApprovalStatus(String(answer.preApproval?.status ?? '')), subscriptionId: code };
     },
   };
 }

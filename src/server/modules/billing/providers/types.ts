@@ -57,6 +57,6 @@ export interface PaymentProvider {
   refund(providerPaymentId: string): Promise<void>;
   /** A monthly subscription to `plan` (amount exact, decimal string), or without one the provider's configured plan. */
   createSubscription(input: { companyId: string; plan?: { key: string; name: string; monthlyPrice: string; currency: string }; successUrl: string; cancelUrl: string }): Promise<Checkout>;
-  /** By the checkout that created it. */
-  querySubscription(checkoutId: string): Promise<SubscriptionState>;
+  /** By the checkout that created it, and the provider's own subscription id once known (PagSeguro needs it). */
+  querySubscription(checkoutId: string, subscriptionId?: string | null): Promise<SubscriptionState>;
 }
