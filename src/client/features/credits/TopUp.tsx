@@ -35,8 +35,8 @@ export function TopUpCard({ domain }: { domain: string }) {
         title={<Trans>Payments are not set up</Trans>}
         description={
           <Trans>
-            The operator of this installation sets STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET and points a Stripe webhook at /webhooks/payments/stripe (see the README, Configuration).
-            Until then, credits are added in the operator console.
+            The operator of this installation sets STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET and points a Stripe webhook at /webhooks/payments/stripe, or sets PAGSEGURO_EMAIL and
+            PAGSEGURO_TOKEN for PagSeguro (see the README, Configuration). Until then, credits are added in the operator console.
           </Trans>
         }
       />
