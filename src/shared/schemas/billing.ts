@@ -35,6 +35,7 @@ export const PLAN_MESSAGES = {
   duplicate: 'Two plans have the same key',
   notFound: 'This plan is not offered',
   choose: 'Choose a plan',
+  alreadyActive: 'The company already has an active plan subscription',
 } as const;
 
 /** One plan of the catalogue: its monthly price (a decimal string, exact) and the features it switches on. */

@@ -35,7 +35,7 @@ export function PlanCard({ domain }: { domain: string }) {
   const price = (amount: string) => i18n.number(Number(amount), { style: 'currency', currency });
   const features = (keys: string[]) => keys.map((k) => (PLAN_FEATURE_LABELS[k] ? i18n._(PLAN_FEATURE_LABELS[k]) : k)).join(', ');
   const choice = chosen || (plans.some((p) => p.key === current?.planKey) ? current!.planKey : (plans[0]?.key ?? ''));
-  const canSubscribe = sub.data.status !== 'active' || (plans.length > 0 && choice !== current?.planKey);
+  const canSubscribe = sub.data.status !== 'active';
   return (
     <Card title={t`Plan`}>
       <p>
@@ -47,7 +47,7 @@ export function PlanCard({ domain }: { domain: string }) {
           </Badge>
         )}
       </p>
-      {plans.length > 0 && (
+      {plans.length > 0 && canSubscribe && (
         <RadioGroup
           label={t`Plans`}
           value={choice}

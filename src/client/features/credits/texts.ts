@@ -23,6 +23,7 @@ export const BILLING_SERVER_TEXTS: Record<string, MessageDescriptor> = {
   [L.duplicate]: msg`Two plans have the same key`,
   [L.notFound]: msg`This plan is not offered`,
   [L.choose]: msg`Choose a plan`,
+  [L.alreadyActive]: msg`The company already has an active plan subscription`,
   [R.range]: msg`The end of the period comes before its start, or the period is longer than a year`,
 };
 

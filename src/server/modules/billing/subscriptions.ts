@@ -28,6 +28,11 @@ export async function startSubscription(deps: PaymentsDeps, input: { companyId: 
   if (!provider) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.notSetUp });
   const company = await deps.db.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
   if (company.billingExempt) throw new TRPCError({ code: 'CONFLICT', message: PAYMENT_MESSAGES.exempt });
+  // A second subscription beside an active one would be charged too; changing plans means the
+  // provider cancelling the first, which this does not do yet.
+  if (await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { id: true } })) {
+    throw new TRPCError({ code: 'CONFLICT', message: PLAN_MESSAGES.alreadyActive });
+  }
   const catalogue = await getPlans(deps.db);
   if (catalogue.length && !input.planKey) throw new TRPCError({ code: 'BAD_REQUEST', message: PLAN_MESSAGES.choose });
   const plan = input.planKey ? catalogue.find((p) => p.key === input.planKey) : undefined;
