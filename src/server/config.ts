@@ -136,6 +136,12 @@ const envSchema = z
     STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     /** The Stripe Price id of the recurring plan companies subscribe to. */
     STRIPE_PLAN_PRICE: optionalString,
+    /** PagSeguro payments (top-ups): the account's e-mail and its API token. */
+    PAGSEGURO_EMAIL: optionalString,
+    PAGSEGURO_TOKEN: optionalString,
+    /** PagSeguro's web services and payment page origins (the sandbox's, or a local PagSeguro-protocol server in tests). */
+    PAGSEGURO_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://ws.pagseguro.uol.com.br')),
+    PAGSEGURO_CHECKOUT_URL: z.preprocess(emptyToUndefined, z.url().default('https://pagseguro.uol.com.br')),
     /** Days an unpaid plan renewal is tolerated before the company's plan is blocked. */
     PLAN_GRACE_DAYS: z.coerce.number().min(0).max(90).default(3),
     /** ISO currency of top-ups (credits are counted in it). */
@@ -160,6 +166,12 @@ const envSchema = z
     }
     if (!!env.STRIPE_SECRET_KEY !== !!env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: 'custom', path: [env.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'], message: 'is required with the other STRIPE_* key' });
+    }
+    if (!!env.PAGSEGURO_EMAIL !== !!env.PAGSEGURO_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: [env.PAGSEGURO_EMAIL ? 'PAGSEGURO_TOKEN' : 'PAGSEGURO_EMAIL'], message: 'is required with the other PAGSEGURO_* setting' });
+    }
+    if (env.PAGSEGURO_EMAIL && env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['PAGSEGURO_EMAIL'], message: 'set either the STRIPE_* or the PAGSEGURO_* settings, not both (one payment provider at a time)' });
     }
     if (env.RTC_MIN_PORT > env.RTC_MAX_PORT) {
       ctx.addIssue({ code: 'custom', path: ['RTC_MIN_PORT'], message: 'must not be greater than RTC_MAX_PORT' });
@@ -191,7 +203,7 @@ export interface Config {
   /** Largest chat attachment, in bytes. */
   maxUploadBytes: number;
   /** Top-ups through an outside provider; none configured = payments are not set up. */
-  payments: { currency: string; graceDays: number; stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string; planPrice?: string } };
+  payments: { currency: string; graceDays: number; stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string; planPrice?: string }; pagseguro?: { email: string; token: string; apiUrl: string; checkoutUrl: string; notificationUrl: string } };
   /** E-mails granted the operator role by configuration (lower case). */
   operatorEmails: string[];
   /** Socket.IO across instances (docs/operations.md, "Several instances"). */
@@ -290,6 +302,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       graceDays: env.PLAN_GRACE_DAYS,
       ...(env.STRIPE_SECRET_KEY &&
         env.STRIPE_WEBHOOK_SECRET && { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL, planPrice: env.STRIPE_PLAN_PRICE } }),
+      ...(env.PAGSEGURO_EMAIL &&
+        env.PAGSEGURO_TOKEN && {
+          pagseguro: { email: env.PAGSEGURO_EMAIL, token: env.PAGSEGURO_TOKEN, apiUrl: env.PAGSEGURO_API_URL, checkoutUrl: env.PAGSEGURO_CHECKOUT_URL, notificationUrl: `${publicUrl}/webhooks/payments/pagseguro` },
+        }),
     },
     operatorEmails: listOf(env.OPERATOR_EMAILS).map((e) => e.toLowerCase()),
     maxRequestBytes: env.MAX_REQUEST_BYTES,

@@ -107,6 +107,80 @@ describe('/i/recarga', () => {
     await close();
   });
 
+  it('an operator offers plans; an admin chooses one and subscribes through the checkout page; the plan’s flags apply', async () => {
+    const { page, companyId, close } = await adminPage(server);
+    const admin = await server.db.member.findFirstOrThrow({ where: { companyId, isAdmin: true } });
+    await server.db.operator.create({ data: { userId: admin.userId } });
+    await page.goto(`${server.url}/i/recarga/operator`);
+    for (const [name, key, price] of [['Basic', 'basic', '49,90'], ['Pro', 'pro', '149.99']] as const) {
+      await page.getByRole('button', { name: 'Add a plan' }).click();
+      const plan = page.getByRole('group', { name: 'New plan' });
+      await plan.getByRole('textbox', { name: 'Name' }).fill(name);
+      const named = page.getByRole('group', { name });
+      await named.getByRole('textbox', { name: 'Key' }).fill(key);
+      await named.getByRole('textbox', { name: 'Monthly price' }).fill(price);
+      if (key === 'pro') {
+        await named.getByRole('checkbox', { name: 'WhatsApp' }).check();
+        await named.getByRole('checkbox', { name: 'Kanban' }).check();
+      }
+    }
+    await page.getByRole('button', { name: 'Save plans' }).click();
+    await page.getByText('Plans saved.').waitFor();
+    await page.getByRole('row').filter({ hasText: 'pro: Pro, 149.99, members calls forms whatsapp kanban' }).waitFor();
+
+    await page.goto(`${server.url}/i/recarga`);
+    await page.getByRole('radio', { name: /^Pro/ }).check();
+    await page.getByRole('link', { name: 'Calendar' }).first().waitFor({ state: 'attached' });
+    // At phone width the SLA board link sits in the 'More' drawer, so it is looked for in the document.
+    const slaBoard = page.locator('a[href="/i/kanbansla"]');
+    expect(await slaBoard.count()).toBe(0);
+    await page.getByRole('button', { name: 'Subscribe to Pro' }).click();
+    await page.waitForURL(`${stripe.url}/pay/**`);
+    await page.getByText('Pay 149.99 BRL').waitFor();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${server.url}/i/recarga?subscription=1`);
+    const card = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Plan', exact: true }) });
+    await card.getByRole('paragraph').filter({ hasText: 'Pro' }).getByText('Active').waitFor();
+    const plan = (await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).plan as Record<string, number>;
+    expect(plan).toMatchObject({ whatsapp: 1, kanban: 1, calls: 1, forms: 1, members: 1, calendar: 0, transc: 0 });
+    // The SLA board switched on by the plan shows in the navigation.
+    await page.reload();
+    await slaBoard.first().waitFor({ state: 'attached' });
+    await close();
+  });
+
+  it('an operator refunds a paid top-up from the console after confirming', async () => {
+    const { page, companyId, close } = await adminPage(server);
+    const company = await server.db.company.findUniqueOrThrow({ where: { id: companyId } });
+    const admin = await server.db.member.findFirstOrThrow({ where: { companyId, isAdmin: true } });
+    await server.db.operator.create({ data: { userId: admin.userId } });
+    await page.goto(`${server.url}/i/recarga`);
+    await page.getByRole('radio', { name: 'R$20.00' }).check();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${stripe.url}/pay/**`);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${server.url}/i/recarga?payment=**`);
+    await page.getByRole('row').filter({ hasText: 'Paid' }).waitFor();
+
+    await page.goto(`${server.url}/i/recarga/operator`);
+    await page.getByRole('textbox', { name: 'Domain of the paying company' }).fill(company.domain);
+    await page.getByRole('button', { name: 'Show payments' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Paid' });
+    await row.getByRole('button', { name: 'Refund' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('This cannot be undone.', { exact: false }).waitFor();
+    // Cancelling refunds nothing.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).credits.toString()).toBe('20');
+    await row.getByRole('button', { name: 'Refund' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund' }).click();
+    await page.getByText('Refunded R$20.00.').waitFor();
+    await page.getByRole('row').filter({ hasText: 'Refunded' }).waitFor();
+    await expect.poll(async () => (await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).credits.toString()).toBe('0');
+    await close();
+  });
+
   it('without a provider, says payments are not set up and how', async () => {
     const bare = await startTestServer();
     try {

@@ -56,6 +56,8 @@ describe('/i/dashboard', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/i/dashboard`);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    // An admin has every permission: the navigation offers the dashboard.
+    await page.locator('a[href="/i/dashboard"]').first().waitFor({ state: 'attached' });
     await page.getByLabel('From', { exact: true }).fill('2026-03-01');
     await page.getByLabel('To', { exact: true }).fill('2026-03-06');
     const services = page.locator('dt', { hasText: /^Services$/ }).locator('xpath=following-sibling::dd[1]');
@@ -98,6 +100,10 @@ describe('/i/dashboard', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/i/dashboard`);
     await page.getByRole('alert').filter({ hasText: 'Reports are not available to you' }).waitFor();
+    // The navigation does not offer what the server refuses: once the company's plan and the
+    // member's permissions are in (the Calendar link comes from the same answer), no Dashboard link.
+    await page.locator('a[href="/i/calendar"]').first().waitFor({ state: 'attached' });
+    expect(await page.locator('a[href="/i/dashboard"]').count()).toBe(0);
     await context.close();
   });
 });

@@ -207,7 +207,7 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
         metadata: form.metadata ?? {},
         payment_intent: null,
       };
-      if (form.mode === 'subscription') Object.assign(s, { subscription: null, price: item.price, amount_total: 9900 });
+      if (form.mode === 'subscription') Object.assign(s, { subscription: null, price: item.price ?? null, amount_total: item.price_data ? amount : 9900, recurring: item.price_data?.recurring ?? null });
       Object.defineProperty(s, 'pi_metadata', { value: form.payment_intent_data?.metadata ?? {}, enumerable: false });
       sessions.set(id, s);
       return answer(s);

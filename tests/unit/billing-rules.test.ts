@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../src/client/features/reports/csv';
 import { ConfigError, loadConfig } from '../../src/server/config';
+import { twoPlaces } from '../../src/server/modules/billing/providers/pagseguro';
 import { topUpAmount } from '../../src/shared/schemas/billing';
 import { adjustCreditsInput, pricesInput } from '../../src/shared/schemas/operator';
 import { reportInput } from '../../src/shared/schemas/reports';
@@ -16,6 +17,24 @@ describe('payment settings', () => {
       payments: { stripe: { secretKey: 'sk', webhookSecret: 'wh' } },
       operatorEmails: ['a@b.c', 'd@e.f'],
     });
+  });
+
+  it('need both PagSeguro settings or neither, and never PagSeguro and Stripe together', () => {
+    expect(() => loadConfig({ PAGSEGURO_EMAIL: 'a@b.c' })).toThrow('PAGSEGURO_TOKEN');
+    expect(() => loadConfig({ PAGSEGURO_TOKEN: 'T' })).toThrow('PAGSEGURO_EMAIL');
+    expect(() => loadConfig({ PAGSEGURO_EMAIL: 'a@b.c', PAGSEGURO_TOKEN: 'T', STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' })).toThrow('not both');
+    expect(loadConfig({ PAGSEGURO_EMAIL: 'a@b.c', PAGSEGURO_TOKEN: 'T', PUBLIC_URL: 'https://app.example.com' }).payments.pagseguro).toEqual({
+      email: 'a@b.c',
+      token: 'T',
+      apiUrl: 'https://ws.pagseguro.uol.com.br',
+      checkoutUrl: 'https://pagseguro.uol.com.br',
+      notificationUrl: 'https://app.example.com/webhooks/payments/pagseguro',
+    });
+  });
+
+  it('PagSeguro amounts carry exactly two decimals', () => {
+    expect(['1', '20.5', '0099.99', '100000'].map(twoPlaces)).toEqual(['1.00', '20.50', '99.99', '100000.00']);
+    expect(() => twoPlaces('1.234')).toThrow();
   });
 });
 

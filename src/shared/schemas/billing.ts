@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLAN_FEATURES } from '../domain/company';
 import { domainSchema } from './company';
 
 /** Texts the server answers about payments (the client translates them through its catalog). */
@@ -25,3 +26,35 @@ export const topUpAmount = z
 
 export const topUpInput = z.object({ domain: domainSchema, amount: topUpAmount });
 export const paymentInput = z.object({ domain: domainSchema, paymentId: z.uuid() });
+
+/** Texts about the plan catalogue (the client translates them). */
+export const PLAN_MESSAGES = {
+  key: 'A plan key is 1 to 30 lower-case letters, digits or dashes',
+  name: 'A plan name has 1 to 60 characters',
+  price: 'A monthly price is between 1 and 100000, in cents at most',
+  duplicate: 'Two plans have the same key',
+  notFound: 'This plan is not offered',
+  choose: 'Choose a plan',
+  alreadyActive: 'The company already has an active plan subscription',
+} as const;
+
+/** One plan of the catalogue: its monthly price (a decimal string, exact) and the features it switches on. */
+export const planOffer = z.object({
+  key: z.string().trim().regex(/^[a-z0-9-]{1,30}$/, PLAN_MESSAGES.key),
+  name: z.string().trim().min(1, PLAN_MESSAGES.name).max(60, PLAN_MESSAGES.name),
+  monthlyPrice: z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}(\.\d{1,2})?$/, PLAN_MESSAGES.price)
+    .refine((v) => Number(v) >= 1 && Number(v) <= 100_000, PLAN_MESSAGES.price),
+  features: z.array(z.enum(PLAN_FEATURES)).max(PLAN_FEATURES.length).transform((f) => [...new Set(f)]),
+});
+export type PlanOffer = z.infer<typeof planOffer>;
+
+export const plansInput = z.object({
+  plans: z
+    .array(planOffer)
+    .max(12)
+    .refine((plans) => new Set(plans.map((p) => p.key)).size === plans.length, PLAN_MESSAGES.duplicate),
+});
+export const subscribeInput = z.object({ domain: domainSchema, planKey: z.string().trim().max(30).optional() });

@@ -32,4 +32,5 @@ export const adjustCreditsInput = z.object({
 });
 
 export const refundInput = z.object({ paymentId: z.uuid() });
+export const companyPaymentsInput = z.object({ companyDomain: domainSchema });
 export const auditInput = z.object({ limit: z.number().int().min(1).max(200).default(50) });

@@ -2,6 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
+import { PlansEditor } from './PlansEditor';
+import { RefundPayments } from './RefundPayments';
 import { Card, DataTable, FormError, LoadingSkeleton, PageHeader, RefusalState, SubmitButton, TextField, toast } from '../../ui';
 
 const PRICE_FIELDS = ['voice', 'video', 'share', 'recording', 'remote', 'translatePerChar'] as const;
@@ -21,7 +23,9 @@ export function OperatorPage() {
       ) : (
         <>
           <PricesForm />
+          <PlansEditor />
           <AdjustForm />
+          <RefundPayments />
           <AuditLog />
         </>
       )}
@@ -130,7 +134,7 @@ function AuditLog() {
         columns={[
           { id: 'when', header: t`When`, rowHeader: true, cell: (r) => i18n.date(new Date(r.createdAt), { dateStyle: 'short', timeStyle: 'medium' }) },
           { id: 'who', header: t`Who`, cell: (r) => r.actor.name || r.actor.email || r.actor.id },
-          { id: 'what', header: t`What`, cell: (r) => (r.action === 'prices' ? t`Prices` : t`Credits of ${r.domain ?? ''}`) },
+          { id: 'what', header: t`What`, cell: (r) => (r.action === 'prices' ? t`Prices` : r.action === 'plans' ? t`Plans` : t`Credits of ${r.domain ?? ''}`) },
           { id: 'before', header: t`Before`, cell: (r) => show(r.before) },
           { id: 'after', header: t`After`, cell: (r) => show(r.after) },
           { id: 'note', header: t`Reason`, cell: (r) => r.note },

@@ -1,9 +1,11 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useState } from 'react';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
-import { Badge, Button, Card, FormError, LoadingSkeleton, type BadgeTone } from '../../ui';
+import { Badge, Button, Card, FormError, LoadingSkeleton, RadioGroup, type BadgeTone } from '../../ui';
+import { PLAN_FEATURE_LABELS } from '../settings/labels';
 
 const STATES: Record<string, { label: MessageDescriptor; tone: BadgeTone }> = {
   active: { label: msg`Active`, tone: 'ok' },
@@ -12,19 +14,32 @@ const STATES: Record<string, { label: MessageDescriptor; tone: BadgeTone }> = {
   canceled: { label: msg`Cancelled`, tone: 'neutral' },
 };
 
-/** The recurring plan: its state, whether it is blocked, and subscribing through the provider. */
+/**
+ * The recurring plan: its state, whether it is blocked, and subscribing through the provider to
+ * one of the plans the operators offer (with no catalogue, to the one configured plan).
+ */
 export function PlanCard({ domain }: { domain: string }) {
   const { t, i18n } = useLingui();
   const serverMessage = useServerMessage();
   const status = trpc.billing.paymentsStatus.useQuery({ domain });
   const sub = trpc.billing.subscription.useQuery({ domain });
+  const offer = trpc.billing.plans.useQuery({ domain });
+  const [chosen, setChosen] = useState('');
   const subscribe = trpc.billing.subscribe.useMutation({ onSuccess: ({ url }) => window.location.assign(url) });
-  if (sub.isPending || status.isPending) return <LoadingSkeleton variant="text" rows={2} />;
+  if (sub.isPending || status.isPending || offer.isPending) return <LoadingSkeleton variant="text" rows={2} />;
   if (sub.error || !status.data?.provider || sub.data.billingExempt) return null;
   const state = sub.data.status ? STATES[sub.data.status] : null;
+  const plans = offer.data?.plans ?? [];
+  const current = offer.data?.current;
+  const currency = status.data.currency.toUpperCase();
+  const price = (amount: string) => i18n.number(Number(amount), { style: 'currency', currency });
+  const features = (keys: string[]) => keys.map((k) => (PLAN_FEATURE_LABELS[k] ? i18n._(PLAN_FEATURE_LABELS[k]) : k)).join(', ');
+  const choice = chosen || (plans.some((p) => p.key === current?.planKey) ? current!.planKey : (plans[0]?.key ?? ''));
+  const canSubscribe = sub.data.status !== 'active';
   return (
     <Card title={t`Plan`}>
       <p>
+        {current && <strong>{current.planName} </strong>}
         {state ? <Badge tone={state.tone}>{i18n._(state.label)}</Badge> : <Trans>No subscription yet.</Trans>}{' '}
         {sub.data.planBlocked && (
           <Badge tone="danger">
@@ -32,11 +47,31 @@ export function PlanCard({ domain }: { domain: string }) {
           </Badge>
         )}
       </p>
+      {plans.length > 0 && canSubscribe && (
+        <RadioGroup
+          label={t`Plans`}
+          value={choice}
+          onChange={setChosen}
+          options={plans.map((p) => ({
+            value: p.key,
+            label: (
+              <span className="credits-plan">
+                <strong>{p.name}</strong> · <Trans>{price(p.monthlyPrice)} a month</Trans>
+                {p.features.length > 0 && <span className="credits-plan-features">{features(p.features)}</span>}
+              </span>
+            ),
+          }))}
+        />
+      )}
       <FormError message={serverMessage(subscribe.error)} />
-      {sub.data.status !== 'active' && (
+      {canSubscribe && (
         <div className="form-actions">
-          <Button variant="secondary" isPending={subscribe.isPending || subscribe.isSuccess} onPress={() => subscribe.mutate({ domain })}>
-            <Trans>Subscribe to the plan</Trans>
+          <Button
+            variant="secondary"
+            isPending={subscribe.isPending || subscribe.isSuccess}
+            onPress={() => subscribe.mutate(plans.length ? { domain, planKey: choice } : { domain })}
+          >
+            {plans.length ? <Trans>Subscribe to {plans.find((p) => p.key === choice)?.name ?? ''}</Trans> : <Trans>Subscribe to the plan</Trans>}
           </Button>
         </div>
       )}

@@ -6,9 +6,8 @@ import { TOP_UP_MAX, TOP_UP_MIN, TOP_UP_PRESETS, topUpAmount } from '../../../sh
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { Badge, Button, Card, DataTable, EmptyState, FormError, FormNotice, LoadingSkeleton, RadioGroup, TextField, type BadgeTone } from '../../ui';
-import { PAYMENT_STATUS, type PaymentStatus } from './texts';
+import { PAYMENT_STATUS, PAYMENT_TONE as TONE } from './texts';
 
-const TONE: Record<PaymentStatus, BadgeTone> = { pending: 'neutral', paid: 'ok', failed: 'danger', expired: 'warn', refunded: 'warn' };
 
 export function useMoney() {
   const { i18n } = useLingui();
@@ -36,8 +35,8 @@ export function TopUpCard({ domain }: { domain: string }) {
         title={<Trans>Payments are not set up</Trans>}
         description={
           <Trans>
-            The operator of this installation sets STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET and points a Stripe webhook at /webhooks/payments/stripe (see the README, Configuration).
-            Until then, credits are added in the operator console.
+            The operator of this installation sets STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET and points a Stripe webhook at /webhooks/payments/stripe, or sets PAGSEGURO_EMAIL and
+            PAGSEGURO_TOKEN for PagSeguro (see the README, Configuration). Until then, credits are added in the operator console.
           </Trans>
         }
       />

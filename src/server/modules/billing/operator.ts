@@ -10,7 +10,8 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { OPERATOR_MESSAGES, type PricesInput } from '../../../shared/schemas/operator';
 import { MONEY_TX, postEntry } from './ledger';
-import { getPrices } from './service';
+import type { PlanOffer } from '../../../shared/schemas/billing';
+import { getPlans, getPrices } from './service';
 
 export async function isOperator(db: Db, config: Config, user: { id: string; email: string | null }): Promise<boolean> {
   if (user.email && config.operatorEmails.includes(user.email.toLowerCase())) return true;
@@ -45,6 +46,21 @@ export async function updatePrices(db: Db, actorId: string, input: PricesInput) 
   }, MONEY_TX);
 }
 
+/** One line per plan for the audit log ("pro: Pro, 149.90, calls transc"), so before/after read at a glance. */
+const planSummary = (plans: PlanOffer[]) => ({ plans: plans.map((p) => `${p.key}: ${p.name}, ${p.monthlyPrice}, ${p.features.join(' ')}`).join(' | ') });
+
+/** Replaces the plan catalogue of the prices document (what admins can subscribe to). */
+export async function updatePlans(db: Db, actorId: string, plans: PlanOffer[]) {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`INSERT INTO "Prices" ("id") VALUES (1) ON CONFLICT DO NOTHING`;
+    await tx.$executeRaw`SELECT 1 FROM "Prices" WHERE "id" = 1 FOR UPDATE`;
+    const before = await getPlans(tx);
+    await tx.prices.update({ where: { id: 1 }, data: { plans: plans as unknown as Prisma.InputJsonArray } });
+    await tx.operatorAudit.create({ data: { actorId, action: 'plans', before: planSummary(before), after: planSummary(plans) } });
+    return plans;
+  }, MONEY_TX);
+}
+
 /** A manual credit (positive) or debit (negative): a statement entry like any other. */
 export async function adjustCredits(db: Db, actorId: string, input: { companyDomain: string; amount: string; note: string }) {
   return db.$transaction(async (tx) => {
@@ -65,7 +81,7 @@ export async function listAudit(db: Db, limit: number) {
   const companies = await db.company.findMany({ where: { id: { in: rows.flatMap((r) => (r.companyId ? [r.companyId] : [])) } }, select: { id: true, domain: true } });
   return rows.map((r) => ({
     id: r.id,
-    action: r.action as 'prices' | 'credits',
+    action: r.action as 'prices' | 'credits' | 'plans',
     actor: people.find((p) => p.id === r.actorId) ?? { id: r.actorId, name: '', email: null },
     domain: companies.find((c) => c.id === r.companyId)?.domain ?? null,
     before: r.before as Record<string, string>,

@@ -108,7 +108,7 @@ export async function refreshPayment(deps: PaymentsDeps, companyId: string, paym
 export async function handleNotification(deps: PaymentsDeps & { clock: { now(): Date } }, providerName: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>) {
   const provider = paymentProvider(deps.config);
   if (!provider || provider.name !== providerName) return { handled: false as const, reason: 'not configured' };
-  const note: Notification = provider.parseNotification(rawBody, headers);
+  const note: Notification = await provider.parseNotification(rawBody, headers);
   const payment =
     (note.providerPaymentId && (await deps.db.payment.findUnique({ where: { provider_providerPaymentId: { provider: provider.name, providerPaymentId: note.providerPaymentId } } }))) ||
     (note.providerRef && (await deps.db.payment.findFirst({ where: { provider: provider.name, providerRef: note.providerRef } }))) ||
@@ -117,7 +117,7 @@ export async function handleNotification(deps: PaymentsDeps & { clock: { now(): 
   if (!payment) {
     const sub = await findSubscription(deps.db, provider.name, { checkoutId: note.providerPaymentId, subscriptionId: note.subscriptionId });
     if (!sub) return { handled: false as const, reason: 'unknown payment' };
-    await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId));
+    await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId, note.subscriptionId ?? sub.providerSubscriptionId));
     return { handled: true as const };
   }
   await reconcile(deps, payment.id, await provider.queryPayment(payment.providerPaymentId));

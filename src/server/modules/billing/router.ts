@@ -1,5 +1,5 @@
 import { statementInput } from '../../../shared/schemas/calls';
-import { paymentInput, topUpInput } from '../../../shared/schemas/billing';
+import { paymentInput, subscribeInput, topUpInput } from '../../../shared/schemas/billing';
 import { adminProcedure, memberProcedure, router } from '../../trpc';
 import * as payments from './payments';
 import * as billing from './service';
@@ -20,8 +20,12 @@ export const billingRouter = router({
   payment: adminProcedure.input(paymentInput).mutation(({ ctx, input }) => payments.refreshPayment(ctx, ctx.company.id, input.paymentId)),
   /** The company's recent payments and their state (paid, failed, refunded...). */
   payments: adminProcedure.query(({ ctx }) => payments.listPayments(ctx.db, ctx.company.id)),
-  /** Subscribe to the recurring plan: the answer's url is the provider's checkout page. */
-  subscribe: adminProcedure.mutation(({ ctx }) => subscriptions.startSubscription(ctx, { companyId: ctx.company.id, userId: ctx.user.id })),
+  /** The plans offered (the catalogue of the prices document) and which one the company has. */
+  plans: adminProcedure.query(({ ctx }) => subscriptions.offeredPlans(ctx.db, ctx.company.id)),
+  /** Subscribe to a plan of the catalogue: the answer's url is the provider's checkout page. */
+  subscribe: adminProcedure
+    .input(subscribeInput)
+    .mutation(({ ctx, input }) => subscriptions.startSubscription(ctx, { companyId: ctx.company.id, userId: ctx.user.id, planKey: input.planKey })),
   /** The plan subscription's state and whether the plan is blocked. */
   subscription: adminProcedure.query(({ ctx }) => subscriptions.currentSubscription(ctx.db, ctx.company.id)),
 });

@@ -8,6 +8,7 @@
 import type { Prisma } from '../../../generated/prisma/client';
 import { BILLING_TICK_MS } from '../../../shared/constants';
 import { chargeFor, fromUnits, isZero, participantTag, remoteTag, toUnits, type BillingTag, type PricesPerMinute } from '../../../shared/domain/billing';
+import { planOffer, type PlanOffer } from '../../../shared/schemas/billing';
 import type { Db } from '../../db/client';
 import { MONEY_TX } from './ledger';
 
@@ -27,6 +28,19 @@ export async function getPrices(db: Db | Prisma.TransactionClient): Promise<Pric
     remote: row.remotePerMinute.toString(),
     translatePerChar: row.translatePerChar.toString(),
   };
+}
+
+/**
+ * The plan catalogue of the prices document. Entries that no longer validate (a feature renamed
+ * since) are left out rather than offered wrong.
+ */
+export async function getPlans(db: Db | Prisma.TransactionClient): Promise<PlanOffer[]> {
+  const row = await db.prices.findUnique({ where: { id: 1 }, select: { plans: true } });
+  const list = Array.isArray(row?.plans) ? row.plans : [];
+  return list.flatMap((p) => {
+    const parsed = planOffer.safeParse(p);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 /**

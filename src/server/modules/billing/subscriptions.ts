@@ -8,28 +8,77 @@
 import { TRPCError } from '@trpc/server';
 import type { Prisma } from '../../../generated/prisma/client';
 import type { Db } from '../../db/client';
-import { PAYMENT_MESSAGES } from '../../../shared/schemas/billing';
+import { PLAN_FEATURES } from '../../../shared/domain/company';
+import { PAYMENT_MESSAGES, PLAN_MESSAGES } from '../../../shared/schemas/billing';
 import { MONEY_TX } from './ledger';
 import type { PaymentsDeps } from './payments';
 import { paymentProvider } from './providers';
 import type { SubscriptionState } from './providers/types';
+import { getPlans } from './service';
 
 const UNPAID = new Set(['past_due', 'unpaid']);
 
-export async function startSubscription(deps: PaymentsDeps, input: { companyId: string; userId: string }) {
+/**
+ * Subscribes to a plan of the catalogue (or, with no catalogue, to STRIPE_PLAN_PRICE as before).
+ * The plan is copied onto the subscription row: what the company pays for is what it was offered,
+ * whatever the operator edits afterwards.
+ */
+export async function startSubscription(deps: PaymentsDeps, input: { companyId: string; userId: string; planKey?: string }) {
   const provider = paymentProvider(deps.config);
   if (!provider) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.notSetUp });
   const company = await deps.db.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
   if (company.billingExempt) throw new TRPCError({ code: 'CONFLICT', message: PAYMENT_MESSAGES.exempt });
+  // A second subscription beside an active one would be charged too; changing plans means the
+  // provider cancelling the first, which this does not do yet.
+  if (await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { id: true } })) {
+    throw new TRPCError({ code: 'CONFLICT', message: PLAN_MESSAGES.alreadyActive });
+  }
+  const catalogue = await getPlans(deps.db);
+  if (catalogue.length && !input.planKey) throw new TRPCError({ code: 'BAD_REQUEST', message: PLAN_MESSAGES.choose });
+  const plan = input.planKey ? catalogue.find((p) => p.key === input.planKey) : undefined;
+  if (input.planKey && !plan) throw new TRPCError({ code: 'NOT_FOUND', message: PLAN_MESSAGES.notFound });
   const back = `${deps.config.publicUrl}/i/recarga?subscription=1`;
   let checkout;
   try {
-    checkout = await provider.createSubscription({ companyId: input.companyId, successUrl: back, cancelUrl: `${back}&cancelled=1` });
+    checkout = await provider.createSubscription({
+      companyId: input.companyId,
+      plan: plan && { key: plan.key, name: plan.name, monthlyPrice: plan.monthlyPrice, currency: deps.config.payments.currency },
+      successUrl: back,
+      cancelUrl: `${back}&cancelled=1`,
+    });
   } catch (err) {
     throw new TRPCError({ code: 'BAD_GATEWAY', message: PAYMENT_MESSAGES.providerDown, cause: err });
   }
-  await deps.db.subscription.create({ data: { companyId: input.companyId, provider: provider.name, checkoutId: checkout.providerPaymentId, createdById: input.userId } });
+  await deps.db.subscription.create({
+    data: {
+      companyId: input.companyId,
+      provider: provider.name,
+      checkoutId: checkout.providerPaymentId,
+      createdById: input.userId,
+      ...(plan && { planKey: plan.key, planName: plan.name, monthlyPrice: plan.monthlyPrice, planFeatures: plan.features }),
+    },
+  });
   return { url: checkout.url };
+}
+
+/** The catalogue as an admin sees it, and the plan of the company's latest paid subscription. */
+export async function offeredPlans(db: Db, companyId: string) {
+  const plans = await getPlans(db);
+  const current = await db.subscription.findFirst({ where: { companyId, status: { not: 'incomplete' }, planKey: { not: null } }, orderBy: { createdAt: 'desc' } });
+  return { plans, current: current && { planKey: current.planKey!, planName: current.planName!, monthlyPrice: current.monthlyPrice!.toString(), status: current.status } };
+}
+
+/**
+ * The plan's features, switched on (1) or off (0) in Company.plan; other keys of the plan
+ * (size, the spec's plano{product}) are kept.
+ */
+async function applyPlan(tx: Prisma.TransactionClient, companyId: string, features: unknown) {
+  if (!Array.isArray(features)) return;
+  await tx.$executeRaw`SELECT 1 FROM "Company" WHERE "id" = ${companyId}::uuid FOR UPDATE`;
+  const company = await tx.company.findUniqueOrThrow({ where: { id: companyId }, select: { plan: true } });
+  const current = company.plan && typeof company.plan === 'object' && !Array.isArray(company.plan) ? (company.plan as Record<string, unknown>) : {};
+  const switched = Object.fromEntries(PLAN_FEATURES.map((f) => [f, features.includes(f) ? 1 : 0]));
+  await tx.company.update({ where: { id: companyId }, data: { plan: { ...current, ...switched } as Prisma.InputJsonObject } });
 }
 
 /** Records the provider's answer under the subscription's row lock, then decides the block. */
@@ -42,6 +91,8 @@ export async function reconcileSubscription(deps: PaymentsDeps & { now: Date }, 
       where: { id },
       data: { status: state.status, providerSubscriptionId: state.subscriptionId ?? sub.providerSubscriptionId, unpaidSince },
     });
+    // Paid (the first time, or again after a lapse): the company gets the plan it bought.
+    if (state.status === 'active' && sub.status !== 'active') await applyPlan(tx, sub.companyId, sub.planFeatures);
     await decideBlock(tx, sub.companyId, deps.now, deps.config.payments.graceDays);
     return updated;
   }, MONEY_TX);
@@ -75,7 +126,7 @@ export async function refreshSubscriptions(deps: PaymentsDeps & { clock: { now()
   const provider = paymentProvider(deps.config);
   if (!provider) return 0;
   const subs = await deps.db.subscription.findMany({ where: { provider: provider.name, status: { in: ['incomplete', 'past_due', 'unpaid'] } }, take: 200 });
-  for (const sub of subs) await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId));
+  for (const sub of subs) await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId, sub.providerSubscriptionId));
   return subs.length;
 }
 

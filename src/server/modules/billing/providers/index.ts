@@ -1,4 +1,5 @@
 import type { Config } from '../../../config';
+import { pagseguroProvider } from './pagseguro';
 import { stripeProvider } from './stripe';
 import type { PaymentProvider } from './types';
 
@@ -8,7 +9,9 @@ const built = new WeakMap<Config['payments'], PaymentProvider | null>();
 export function paymentProvider(config: Config): PaymentProvider | null {
   let provider = built.get(config.payments);
   if (provider === undefined) {
-    provider = config.payments.stripe ? stripeProvider(config.payments.stripe) : null;
+    const { stripe, pagseguro } = config.payments;
+    // The configuration refuses both at once, so at most one of these is set.
+    provider = stripe ? stripeProvider(stripe) : pagseguro ? pagseguroProvider(pagseguro) : null;
     built.set(config.payments, provider);
   }
   return provider;

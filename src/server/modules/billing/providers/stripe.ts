@@ -65,7 +65,7 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       return { providerPaymentId: session.id, url: session.url };
     },
 
-    parseNotification(rawBody, headers): Notification {
+    async parseNotification(rawBody, headers): Promise<Notification> {
       const signature = headers['stripe-signature'];
       if (typeof signature !== 'string') throw new ForgedNotification('No Stripe-Signature header');
       let event: Stripe.Event;
@@ -120,12 +120,18 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
     },
 
     async createSubscription(input): Promise<Checkout> {
-      if (!config.planPrice) throw new Error('STRIPE_PLAN_PRICE is not set');
+      const { plan } = input;
+      if (!plan && !config.planPrice) throw new Error('STRIPE_PLAN_PRICE is not set');
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
         client_reference_id: input.companyId,
-        metadata: { companyId: input.companyId },
-        line_items: [{ price: config.planPrice, quantity: 1 }],
+        metadata: { companyId: input.companyId, ...(plan && { planKey: plan.key }) },
+        // A catalogue plan is priced inline (monthly, in cents); the catalogue, not Stripe, holds the price.
+        line_items: [
+          plan
+            ? { quantity: 1, price_data: { currency: plan.currency, unit_amount: toCents(plan.monthlyPrice), recurring: { interval: 'month' }, product_data: { name: plan.name } } }
+            : { price: config.planPrice, quantity: 1 },
+        ],
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
       });

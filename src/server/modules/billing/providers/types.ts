@@ -47,12 +47,16 @@ export class ForgedNotification extends Error {}
 export interface PaymentProvider {
   readonly name: 'stripe' | 'pagseguro';
   createTopUpCheckout(input: { paymentId: string; companyId: string; amount: string; currency: string; description: string; successUrl: string; cancelUrl: string }): Promise<Checkout>;
-  /** Checks the signature over the raw body; throws ForgedNotification when it does not hold. */
-  parseNotification(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Notification;
+  /**
+   * Checks the notification is the provider's (Stripe: the signature over the raw body; PagSeguro:
+   * asking PagSeguro about the code it carries); throws ForgedNotification when it is not.
+   */
+  parseNotification(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<Notification>;
   queryPayment(providerPaymentId: string): Promise<PaymentState>;
   /** Refunds what is left of a paid payment; the refund itself arrives through queryPayment. */
   refund(providerPaymentId: string): Promise<void>;
-  createSubscription(input: { companyId: string; successUrl: string; cancelUrl: string }): Promise<Checkout>;
-  /** By the checkout that created it. */
-  querySubscription(checkoutId: string): Promise<SubscriptionState>;
+  /** A monthly subscription to `plan` (amount exact, decimal string), or without one the provider's configured plan. */
+  createSubscription(input: { companyId: string; plan?: { key: string; name: string; monthlyPrice: string; currency: string }; successUrl: string; cancelUrl: string }): Promise<Checkout>;
+  /** By the checkout that created it, and the provider's own subscription id once known (PagSeguro needs it). */
+  querySubscription(checkoutId: string, subscriptionId?: string | null): Promise<SubscriptionState>;
 }

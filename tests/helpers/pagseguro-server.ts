@@ -1,0 +1,310 @@
+/**
+ * A local server that speaks the part of PagSeguro's API the app uses: `email` and `token` in the
+ * query string, form-encoded requests, XML answers (<errors> on a refused request). Payment
+ * requests (`POST /v2/checkout`) get a code the customer pays on `/v2/checkout/payment.html`;
+ * each change of a transaction's status makes a notification code, POSTed to the request's
+ * notificationURL as `notificationCode` + `notificationType=transaction`, which only
+ * `GET /v3/transactions/notifications/{code}` turns into the transaction. Transactions are found
+ * by reference (`GET /v2/transactions?reference=`) and refunded by `POST /v2/transactions/refunds`.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface PagSeguroCheckout {
+  code: string;
+  reference: string;
+  currency: string;
+  amount: string;
+  description: string;
+  redirectURL: string;
+  notificationURL: string;
+}
+export interface PagSeguroTransaction {
+  code: string;
+  reference: string;
+  /** 1 awaiting payment, 2 in analysis, 3 paid, 4 available, 5 dispute, 6 returned, 7 cancelled. */
+  status: number;
+  grossAmount: string;
+  cancellationSource?: 'INTERNAL' | 'EXTERNAL';
+  date: string;
+  lastEventDate: string;
+  notificationURL: string;
+}
+export interface PagSeguroPreApprovalRequest {
+  code: string;
+  reference: string;
+  name: string;
+  amountPerPayment: string;
+  period: string;
+  charge: string;
+  redirectURL: string;
+  notificationURL: string;
+  /** The pre-approval, once the customer accepted. */
+  preApprovalCode?: string;
+}
+export interface PagSeguroPreApproval {
+  code: string;
+  reference: string;
+  name: string;
+  status: 'INITIATED' | 'PENDING' | 'ACTIVE' | 'SUSPENDED' | 'PAYMENT_METHOD_CHANGE' | 'CANCELLED' | 'CANCELLED_BY_SENDER' | 'CANCELLED_BY_RECEIVER' | 'EXPIRED';
+  date: string;
+  lastEventDate: string;
+  notificationURL: string;
+}
+export interface PagSeguroNotification {
+  notificationCode: string;
+  notificationType: 'transaction' | 'preApproval';
+  /** The transaction's or the pre-approval's code. */
+  transactionCode: string;
+  url: string;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const XML_HEAD = '<?xml version="1.0" encoding="ISO-8859-1" standalone="yes"?>';
+const errorsXml = (errors: [string, string][]) => `${XML_HEAD}<errors>${errors.map(([c, m]) => `<error><code>${c}</code><message>${esc(m)}</message></error>`).join('')}</errors>`;
+const notificationCode = () => {
+  const hex = randomBytes(16).toString('hex').toUpperCase();
+  return `${hex.slice(0, 6)}-${hex.slice(6, 18)}-${hex.slice(18, 30)}-${hex.slice(30, 32)}${randomBytes(2).toString('hex').toUpperCase()}`;
+};
+
+function transactionXml(t: PagSeguroTransaction): string {
+  return `<transaction><date>${t.date}</date><code>${t.code}</code><reference>${esc(t.reference)}</reference><type>1</type><status>${t.status}</status>${
+    t.cancellationSource ? `<cancellationSource>${t.cancellationSource}</cancellationSource>` : ''
+  }<lastEventDate>${t.lastEventDate}</lastEventDate><paymentMethod><type>1</type><code>101</code></paymentMethod><grossAmount>${t.grossAmount}</grossAmount><discountAmount>0.00</discountAmount><feeAmount>0.00</feeAmount><netAmount>${t.grossAmount}</netAmount><extraAmount>0.00</extraAmount><installmentCount>1</installmentCount><itemCount>1</itemCount></transaction>`;
+}
+
+export async function startPagSeguroServer(opts: { email?: string; token?: string } = {}) {
+  const email = opts.email ?? 'vendas@example.test';
+  const token = opts.token ?? randomBytes(16).toString('hex').toUpperCase();
+  const checkouts = new Map<string, PagSeguroCheckout>();
+  const transactions = new Map<string, PagSeguroTransaction>();
+  const notifications = new Map<string, PagSeguroNotification>();
+  const preApprovalRequests = new Map<string, PagSeguroPreApprovalRequest>();
+  const preApprovals = new Map<string, PagSeguroPreApproval>();
+  const deliveries: { notificationCode: string; status: number }[] = [];
+  let origin = '';
+
+  async function deliver(note: PagSeguroNotification, code = note.notificationCode) {
+    const res = await fetch(note.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1' },
+      body: new URLSearchParams({ notificationCode: code, notificationType: note.notificationType }).toString(),
+    });
+    await res.text();
+    deliveries.push({ notificationCode: code, status: res.status });
+    return res.status;
+  }
+  /** A status change: the transaction moves, and a fresh notification code announces it. */
+  async function change(t: PagSeguroTransaction, status: number, send: boolean) {
+    Object.assign(t, { status, lastEventDate: new Date().toISOString() });
+    const note: PagSeguroNotification = { notificationCode: notificationCode(), notificationType: 'transaction', transactionCode: t.code, url: t.notificationURL };
+    notifications.set(note.notificationCode, note);
+    if (send) await deliver(note);
+    return note;
+  }
+  /** A pre-approval changes status (accepted, suspended after a refused charge, cancelled...), and is announced. */
+  async function setPreApproval(code: string, status: PagSeguroPreApproval['status'], send = true) {
+    const p = preApprovals.get(code)!;
+    Object.assign(p, { status, lastEventDate: new Date().toISOString() });
+    const note: PagSeguroNotification = { notificationCode: notificationCode(), notificationType: 'preApproval', transactionCode: p.code, url: p.notificationURL };
+    notifications.set(note.notificationCode, note);
+    if (send) await deliver(note);
+    return note;
+  }
+  /** The customer accepts the pre-approval on PagSeguro's page: it becomes ACTIVE. */
+  async function acceptPreApproval(requestCode: string, send = true) {
+    const r = preApprovalRequests.get(requestCode)!;
+    const now = new Date().toISOString();
+    const p: PagSeguroPreApproval = { code: randomBytes(16).toString('hex').toUpperCase(), reference: r.reference, name: r.name, status: 'PENDING', date: now, lastEventDate: now, notificationURL: r.notificationURL };
+    preApprovals.set(p.code, p);
+    r.preApprovalCode = p.code;
+    return { preApproval: p, notification: await setPreApproval(p.code, 'ACTIVE', send) };
+  }
+  const preApprovalXml = (p: PagSeguroPreApproval) =>
+    `${XML_HEAD}<preApproval><name>${esc(p.name)}</name><code>${p.code}</code><date>${p.date}</date><tracker>${p.code.slice(0, 6)}</tracker><status>${p.status}</status><reference>${esc(p.reference)}</reference><lastEventDate>${p.lastEventDate}</lastEventDate><charge>auto</charge></preApproval>`;
+
+  function newTransaction(c: PagSeguroCheckout): PagSeguroTransaction {
+    const now = new Date().toISOString();
+    const t: PagSeguroTransaction = { code: randomUUID().toUpperCase(), reference: c.reference, status: 1, grossAmount: c.amount, date: now, lastEventDate: now, notificationURL: c.notificationURL };
+    transactions.set(t.code, t);
+    return t;
+  }
+
+  /** The customer pays on PagSeguro's page: a transaction is created and approved (status 3). */
+  async function pay(checkoutCode: string, send = true) {
+    const t = newTransaction(checkouts.get(checkoutCode)!);
+    return { transaction: t, notification: await change(t, 3, send) };
+  }
+  /** The card is refused: the transaction ends cancelled by the issuer (status 7, EXTERNAL). */
+  async function decline(checkoutCode: string, send = true) {
+    const t = newTransaction(checkouts.get(checkoutCode)!);
+    t.cancellationSource = 'EXTERNAL';
+    return { transaction: t, notification: await change(t, 7, send) };
+  }
+  function refundable(transactionCode: string) {
+    const t = transactions.get(transactionCode);
+    return t && (t.status === 3 || t.status === 4) ? t : null;
+  }
+  /** A refund made in PagSeguro's own panel: the transaction is returned (status 6). */
+  async function refundFromPanel(transactionCode: string, send = true) {
+    return change(refundable(transactionCode)!, 6, send);
+  }
+
+  function api(req: http.IncomingMessage, body: string, url: URL): { status: number; body: string } {
+    if (url.searchParams.get('email') !== email || url.searchParams.get('token') !== token) return { status: 401, body: 'Unauthorized' };
+    const form = new URLSearchParams(body);
+    let m: RegExpMatchArray | null;
+    if (req.method === 'POST' && url.pathname === '/v2/checkout') {
+      const errors: [string, string][] = [];
+      if (form.get('currency') !== 'BRL') errors.push(['11004', 'Currency is required.']);
+      const amount = form.get('itemAmount1') ?? '';
+      if (!/^\d{1,7}\.\d{2}$/.test(amount) || Number(amount) < 0.01) errors.push(['11026', `Item amount invalid pattern: ${amount}. Must fit the patern: \\d+.\\d{2}`]);
+      if (!form.get('itemId1') || !form.get('itemDescription1') || form.get('itemQuantity1') !== '1') errors.push(['11010', 'Item data is required.']);
+      if ((form.get('reference') ?? '').length > 200) errors.push(['11036', 'reference invalid length.']);
+      if (errors.length) return { status: 400, body: errorsXml(errors) };
+      const code = randomBytes(16).toString('hex').toUpperCase();
+      checkouts.set(code, {
+        code,
+        reference: form.get('reference') ?? '',
+        currency: 'BRL',
+        amount,
+        description: form.get('itemDescription1')!,
+        redirectURL: form.get('redirectURL') ?? '',
+        notificationURL: form.get('notificationURL') ?? '',
+      });
+      return { status: 200, body: `${XML_HEAD}<checkout><code>${code}</code><date>${new Date().toISOString()}</date></checkout>` };
+    }
+    if (req.method === 'POST' && url.pathname === '/v2/pre-approvals/request') {
+      const errors: [string, string][] = [];
+      const amount = form.get('preApprovalAmountPerPayment') ?? '';
+      if (!/^\d{1,7}\.\d{2}$/.test(amount)) errors.push(['11088', `preApprovalAmountPerPayment invalid pattern: ${amount}`]);
+      if (!['WEEKLY', 'MONTHLY', 'BIMONTHLY', 'TRIMONTHLY', 'SEMIANNUALLY', 'YEARLY'].includes(form.get('preApprovalPeriod') ?? '')) errors.push(['11083', 'preApprovalPeriod invalid value.']);
+      if (!['auto', 'manual'].includes(form.get('preApprovalCharge') ?? '')) errors.push(['11079', 'preApprovalCharge invalid value.']);
+      if (!form.get('preApprovalName')) errors.push(['11080', 'preApprovalName is required.']);
+      if (errors.length) return { status: 400, body: errorsXml(errors) };
+      const code = randomBytes(16).toString('hex').toUpperCase();
+      preApprovalRequests.set(code, {
+        code,
+        reference: form.get('reference') ?? '',
+        name: form.get('preApprovalName')!,
+        amountPerPayment: amount,
+        period: form.get('preApprovalPeriod')!,
+        charge: form.get('preApprovalCharge')!,
+        redirectURL: form.get('redirectURL') ?? '',
+        notificationURL: form.get('notificationURL') ?? '',
+      });
+      return { status: 200, body: `${XML_HEAD}<preApprovalRequest><code>${code}</code><date>${new Date().toISOString()}</date></preApprovalRequest>` };
+    }
+    if (req.method === 'GET' && (m = url.pathname.match(/^\/v2\/pre-approvals\/notifications\/([\w-]+)$/))) {
+      const note = notifications.get(m[1]!);
+      if (!note || note.notificationType !== 'preApproval') return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
+      return { status: 200, body: preApprovalXml(preApprovals.get(note.transactionCode)!) };
+    }
+    if (req.method === 'GET' && (m = url.pathname.match(/^\/v2\/pre-approvals\/(\w+)$/))) {
+      const p = preApprovals.get(m[1]!);
+      return p ? { status: 200, body: preApprovalXml(p) } : { status: 404, body: errorsXml([['100005', 'Pre-approval not found']]) };
+    }
+    if (req.method === 'POST' && url.pathname === '/v2/sessions') {
+      return { status: 200, body: `${XML_HEAD}<session><id>${randomBytes(16).toString('hex')}</id></session>` };
+    }
+    if (req.method === 'GET' && (m = url.pathname.match(/^\/v3\/transactions\/notifications\/([\w-]+)$/))) {
+      const note = notifications.get(m[1]!);
+      if (!note || note.notificationType !== 'transaction') return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
+      return { status: 200, body: `${XML_HEAD}${transactionXml(transactions.get(note.transactionCode)!)}` };
+    }
+    if (req.method === 'GET' && url.pathname === '/v2/transactions') {
+      const reference = url.searchParams.get('reference');
+      if (!reference) return { status: 400, body: errorsXml([['13020', 'reference is required.']]) };
+      const found = [...transactions.values()].filter((t) => t.reference === reference);
+      return {
+        status: 200,
+        body: `${XML_HEAD}<transactionSearchResult><date>${new Date().toISOString()}</date><currentPage>1</currentPage><resultsInThisPage>${found.length}</resultsInThisPage><totalPages>1</totalPages>${
+          found.length ? `<transactions>${found.map(transactionXml).join('')}</transactions>` : ''
+        }</transactionSearchResult>`,
+      };
+    }
+    if (req.method === 'POST' && url.pathname === '/v2/transactions/refunds') {
+      const t = refundable(form.get('transactionCode') ?? '');
+      if (!t) return { status: 400, body: errorsXml([['56002', 'Transaction status does not allow refund.']]) };
+      void change(t, 6, true);
+      return { status: 200, body: `${XML_HEAD}<result>OK</result>` };
+    }
+    return { status: 404, body: 'Not Found' };
+  }
+
+  function checkoutPage(c: PagSeguroCheckout, note = ''): string {
+    return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>PagSeguro test checkout</title></head><body>
+<main><h1>PagSeguro test checkout</h1><p>${esc(c.description)}: <strong>R$ ${c.amount}</strong></p>${note ? `<p role="alert">${note}</p>` : ''}
+<form method="post" action="/v2/checkout/payment.html/pay?code=${c.code}"><button type="submit">Pay</button></form>
+<form method="post" action="/v2/checkout/payment.html/decline?code=${c.code}"><button type="submit">Use a card that is refused</button></form>
+<a href="${esc(c.redirectURL)}">Back</a></main></body></html>`;
+  }
+
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      const url = new URL(req.url ?? '/', origin);
+      const pre = url.pathname.match(/^\/v2\/pre-approvals\/request\.html(\/accept)?$/);
+      if (pre) {
+        const r = preApprovalRequests.get(url.searchParams.get('code') ?? '');
+        if (!r) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Código de assinatura inválido');
+        if (pre[1] && req.method === 'POST') {
+          const { preApproval } = await acceptPreApproval(r.code);
+          const back = new URL(r.redirectURL);
+          back.searchParams.set('code', preApproval.code);
+          return void res.writeHead(303, { location: back.toString() }).end();
+        }
+        return void res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>PagSeguro test subscription</title></head><body><main><h1>PagSeguro test subscription</h1><p>${esc(r.name)}: <strong>R$ ${r.amountPerPayment}</strong> (${r.period})</p><form method="post" action="/v2/pre-approvals/request.html/accept?code=${r.code}"><button type="submit">Subscribe</button></form></main></body></html>`,
+          );
+      }
+      const page = url.pathname.match(/^\/v2\/checkout\/payment\.html(?:\/(pay|decline))?$/);
+      if (page) {
+        const c = checkouts.get(url.searchParams.get('code') ?? '');
+        if (!c) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Código de pagamento inválido');
+        if (page[1] === 'pay' && req.method === 'POST') {
+          const { transaction } = await pay(c.code);
+          const back = new URL(c.redirectURL);
+          back.searchParams.set('transaction_id', transaction.code);
+          return void res.writeHead(303, { location: back.toString() }).end();
+        }
+        if (page[1] === 'decline' && req.method === 'POST') {
+          await decline(c.code);
+          return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(checkoutPage(c, 'Pagamento recusado pelo emissor do cartão.'));
+        }
+        return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(checkoutPage(c));
+      }
+      const out = api(req, body, url);
+      res.writeHead(out.status, { 'content-type': out.body.startsWith('<?xml') ? 'application/xml;charset=ISO-8859-1' : 'text/plain' }).end(out.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: origin,
+    email,
+    token,
+    /** Settings that point the app at this server. */
+    env: { PAGSEGURO_EMAIL: email, PAGSEGURO_TOKEN: token, PAGSEGURO_API_URL: origin, PAGSEGURO_CHECKOUT_URL: origin },
+    checkouts,
+    transactions,
+    notifications,
+    deliveries,
+    pay,
+    decline,
+    refundFromPanel,
+    preApprovalRequests,
+    preApprovals,
+    acceptPreApproval,
+    setPreApproval,
+    deliver,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type PagSeguroServer = Awaited<ReturnType<typeof startPagSeguroServer>>;
