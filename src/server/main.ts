@@ -63,7 +63,7 @@ export async function startApp(
       logger.info({ host: new URL(databaseUrl).host }, 'database: external PostgreSQL (DATABASE_URL)');
     }
     await migrate(databaseUrl, logger);
-    const db = createDb(databaseUrl);
+    const db = createDb(databaseUrl, { onError: (err) => logger.error({ err }, 'database connection lost') });
     cleanups.push(() => db.$disconnect());
 
     const appSecret = config.appSecret ?? readOrCreateSecret(config.dataDir);

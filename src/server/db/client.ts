@@ -5,8 +5,14 @@ import { pgConnectionFields } from './url';
 export type Db = InstanceType<typeof PrismaClient>;
 export { Prisma } from '../../generated/prisma/client';
 
-export function createDb(url: string, opts: { poolSize?: number } = {}): Db {
-  const adapter = new PrismaPg({ ...pgConnectionFields(url), max: opts.poolSize ?? 10 });
+/**
+ * `onError`: a pooled connection the server closed (a restart, a failover, the database dropped).
+ * Without a listener pg throws it as an uncaught exception and takes the process down; the next
+ * query fails on its own and /healthz says so, so a log line is all it needs.
+ */
+export function createDb(url: string, opts: { poolSize?: number; onError?: (err: Error) => void } = {}): Db {
+  const onError = opts.onError ?? (() => {});
+  const adapter = new PrismaPg({ ...pgConnectionFields(url), max: opts.poolSize ?? 10 }, { onPoolError: onError, onConnectionError: onError });
   return new PrismaClient({ adapter });
 }
 

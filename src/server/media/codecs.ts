@@ -30,9 +30,7 @@ export function createWebRtcTransportOptions({
   announcedIp: string | undefined;
   webRtcServer?: types.WebRtcServer | undefined;
 }): types.WebRtcTransportOptions {
-  if (webRtcServer) return { webRtcServer, enableUdp: true, enableTcp: true, preferUdp: true };
-  return {
-    listenInfos: listenInfos({ listenIp, announcedIp }),
+  const common = {
     enableUdp: true,
     enableTcp: true,
     preferUdp: true,
@@ -40,6 +38,8 @@ export function createWebRtcTransportOptions({
     enableSctp: true,
     numSctpStreams: { OS: 1024, MIS: 1024 },
   };
+  if (webRtcServer) return { webRtcServer, ...common };
+  return { listenInfos: listenInfos({ listenIp, announcedIp }), ...common };
 }
 
 /** UDP and TCP on the same address (and the same port when one is given). */
