@@ -28,6 +28,19 @@ export function getSocket(): AppSocket {
     created.on('disconnect', (reason) => {
       if (reason === 'io server disconnect') setTimeout(() => created.connect(), 0);
     });
+    // A reloaded or closed tab says goodbye at once. Without it a connection still on long-polling
+    // lingers on the server until its ping times out (45 s): the reloaded tab counts twice against
+    // MAX_SOCKETS_PER_USER and the person looks online after leaving. `pagehide`, not
+    // `beforeunload`: a leave cancelled at the unsaved-changes prompt keeps its connection.
+    if (typeof window !== 'undefined') {
+      window.addEventListener('pagehide', () => {
+        if (created.connected) created.disconnect();
+      });
+      // Back from the browser's page cache: live again.
+      window.addEventListener('pageshow', (event) => {
+        if (event.persisted && !created.connected) created.connect();
+      });
+    }
     socket = created;
   }
   return socket;
