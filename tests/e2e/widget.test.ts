@@ -123,7 +123,60 @@ describe('the embeddable widget', () => {
     expect(await launcher.getAttribute('aria-expanded')).toBe('false');
     await launcher.click();
     await log.getByText('Já localizei.').waitFor();
+
+    // Moving inside the iframe (its router, as a link would) to the conversation's own page and
+    // back keeps the token session: the messages still load, and no second visitor is made.
+    const visitors = () => server.db.user.count({ where: { anonymous: true, name: 'Vera Visitante' } });
+    const navigate = (to: string) =>
+      frame.evaluate((url) => {
+        history.pushState(null, '', url);
+        dispatchEvent(new PopStateEvent('popstate'));
+      }, to);
+    await navigate(`/${domain}/chat/${conversationId}`);
+    await chat.getByRole('heading', { name: 'Your request' }).waitFor();
+    await log.getByText('Já localizei.').waitFor();
+    await bia.call('chat.send', { domain, conversationId, clientId: 'b4', text: 'Chega amanhã.' });
+    await log.getByText('Chega amanhã.').waitFor();
+    await frame.evaluate(() => history.back());
+    await expect.poll(() => frame.url()).toMatch(new RegExp(`/${domain}/widget\\?`));
+    await log.getByText('Chega amanhã.').waitFor();
+    expect(await visitors()).toBe(1);
+    expect((await context.cookies(server.url)).filter((k) => k.name === 'atende_sid')).toEqual([]);
   }, 120_000);
+
+  it("updates the visitor's place and estimated wait live as the line moves", async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
+    // History for an estimate: two requests taken after 4 and 10 minutes, and one waiting ahead.
+    const ask = async (name: string) => {
+      const v = await c.attendant(name);
+      return (await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name })).conversationId as string;
+    };
+    for (const minutes of [4, 10]) {
+      const id = await ask(`Antes ${minutes}`);
+      await bia.call('service.take', { domain: c.domain, conversationId: id });
+      const { takenAt } = await server.db.conversation.findUniqueOrThrow({ where: { id } });
+      await server.db.conversation.update({ where: { id }, data: { queuedAt: new Date(takenAt!.getTime() - minutes * 60_000) } });
+    }
+    const ahead = await ask('Primeiro');
+
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/plain?d=${c.domain}`);
+    await page.getByRole('button', { name: 'Chat with us' }).click();
+    const chat = page.frameLocator('iframe[title="Chat with us"]');
+    await chat.getByLabel('To start, tell us your name:').fill('Vera Visitante');
+    await chat.getByRole('button', { name: 'Send request' }).click();
+    const place = chat.getByRole('status').filter({ hasText: 'Your position in the queue:' });
+    await place.getByText('2', { exact: true }).waitFor();
+    expect(await place.getByText('Estimated wait').count()).toBe(0);
+
+    // The one ahead is taken: a third sample (about 0 min), so the median of 0, 4, 10 is 4.
+    await bia.call('service.take', { domain: c.domain, conversationId: ahead });
+    await place.getByText('1', { exact: true }).waitFor();
+    await place.getByText('Estimated wait: about 4 min').waitFor();
+  }, 90_000);
 
   it('fills a phone screen when open, its close button in reach', async () => {
     const context = await browser.newContext({ locale: 'pt-BR', viewport: { width: 390, height: 844 } });
