@@ -6,7 +6,29 @@
  */
 const KEY = 'atende-widget-token';
 
-export const isWidgetPage = () => /^\/[^/]+\/widget\/?$/.test(window.location.pathname);
+const WIDGET_PATH = /^\/[^/]+\/widget\/?$/;
+let embedded = false;
+
+const framed = () => {
+  try {
+    return window.self !== window.top;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * The widget page, and, once this document was one inside a frame, every page the visitor moves to
+ * in it (a conversation at /{emp}/chat/…, then back): leaving the widget's path must not drop them
+ * to the cookie the framing site's browser withholds. A top-level tab goes back to its cookie.
+ */
+export function isWidgetPage() {
+  if (WIDGET_PATH.test(window.location.pathname)) {
+    embedded = true;
+    return true;
+  }
+  return embedded && framed();
+}
 
 let token: string | null | undefined;
 

@@ -153,6 +153,7 @@ const settingsRoute: RouteObject = {
     { path: 'whatsapp', element: settings('WhatsAppSettingsPage') },
     // Not a route of the spec: its "integrations" screen (by text group), for the e-mail integration.
     { path: 'integrations', element: settings('EmailIntegrationPage') },
+    { path: 'widget', element: settings('WidgetSettingsPage') },
     { path: 'configCompany', element: settings('CompanyAccountPage') },
     { path: 'configCompany/edit_page', element: settings('CompanyPageEditPage') },
     { path: 'configCompany/greetings', element: settings('GreetingsPage') },

@@ -32,11 +32,11 @@ import { createContext } from './trpc';
 import { uploadDoctorDocument } from './modules/telemedicine/upload';
 import { doctorSocketChanged } from './modules/telemedicine/events';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
-import { frameHeaders, serveWidgetScript } from './widget/http';
+import { frameHeaders, serveWidgetConfig, serveWidgetScript } from './widget/http';
 
 const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
-const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce|calendar|webhooks|widget\.js)(\/|$)/;
+const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce|calendar|webhooks|widget\.js|widget-config)(\/|$)/;
 
 export interface AppServer {
   httpServer: http.Server;
@@ -126,6 +126,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   app.use('/webhooks', channelWebhooks(deps));
 
   app.get('/widget.js', serveWidgetScript());
+  app.get('/widget-config/:domain', serveWidgetConfig(deps.db));
 
   app.use('/trpc', trpcDoor({ maxBytes: deps.config.maxRequestBytes }));
   app.use(

@@ -61,7 +61,7 @@ export interface ServerToClientEvents {
   /** Every 60 s while people wait: the client plays the queue sound (honouring playFila). */
   'queue:alarm': (payload: { domain: string; waiting: number }) => void;
   /** The customer's place in line changed (1 = next). */
-  'service:position': (payload: { conversationId: string; position: number }) => void;
+  'service:position': (payload: { conversationId: string; position: number; estimatedWaitMinutes: number | null }) => void;
   // Telemedicine (telemedicine module)
   /** A waiting patient's place in the doctors' queue and the estimated wait (null: no doctor online). */
   'telemedicine:position': (payload: { consultationId: string; position: number; estimatedWaitMs: number | null }) => void;

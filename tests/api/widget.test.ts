@@ -115,3 +115,44 @@ describe('the estimated wait', () => {
     expect(await first.v.call('customer.conversation', { conversationId: first.id }, 'query')).toMatchObject({ estimatedWaitMinutes: null });
   });
 });
+
+describe("the company's widget settings", () => {
+  it('are kept by admins only, per company, with a checked colour, and served to the script and the messenger', async () => {
+    const c = await serviceCompany(server, sockets);
+    const other = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Atendente');
+
+    // Defaults for a company that never configured its widget.
+    expect(await c.admin.call('settings.widget', { domain: c.domain }, 'query')).toEqual({ color: '#1f5fbf', greeting: '', label: '', position: 'right' });
+    const look = { color: '#0b7a53', greeting: 'Olá! Dúvidas?', label: 'Fale com a gente', position: 'left' };
+    expect(await c.admin.call('settings.updateWidget', { domain: c.domain, ...look })).toEqual(look);
+    expect(await c.admin.call('settings.widget', { domain: c.domain }, 'query')).toEqual(look);
+
+    // A colour that is not hex is refused with its text, and nothing changes.
+    for (const color of ['green', '#12345', 'url(x)', '#0b7a53;background:red']) {
+      const bad = await c.admin.attempt('settings.updateWidget', { domain: c.domain, ...look, color });
+      expect(bad.error?.code, color).toBe('BAD_REQUEST');
+      expect(bad.error?.message, color).toContain('The colour must be a hex colour such as #1f5fbf');
+    }
+    expect((await c.admin.attempt('settings.updateWidget', { domain: c.domain, ...look, position: 'top' })).error?.code).toBe('BAD_REQUEST');
+    expect((await c.admin.attempt('settings.updateWidget', { domain: c.domain, ...look, greeting: 'x'.repeat(201) })).error?.code).toBe('BAD_REQUEST');
+
+    // A member who is not an admin may neither read nor change it; nor may another company's admin.
+    expect((await bia.attempt('settings.widget', { domain: c.domain }, 'query')).error?.code).toBe('FORBIDDEN');
+    expect((await bia.attempt('settings.updateWidget', { domain: c.domain, ...look, color: '#000000' })).error?.code).toBe('FORBIDDEN');
+    expect((await other.admin.attempt('settings.updateWidget', { domain: c.domain, ...look, color: '#000000' })).error?.code).toBe('FORBIDDEN');
+    expect(await c.admin.call('settings.widget', { domain: c.domain }, 'query')).toEqual(look);
+    // The other company keeps its own (default) look.
+    expect(await other.admin.call('settings.widget', { domain: other.domain }, 'query')).toMatchObject({ color: '#1f5fbf' });
+
+    // The script reads it from any origin; the messenger page gets it with the company's page.
+    const res = await fetch(`${server.url}/widget-config/${c.domain}`, { headers: { origin: 'https://shop.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await res.json()).toEqual(look);
+    expect((await fetch(`${server.url}/widget-config/nosuchcompany1`)).status).toBe(404);
+    expect((await fetch(`${server.url}/widget-config/not%20a%20domain`)).status).toBe(404);
+    const v = await widgetVisitor();
+    expect(await v.call('customer.companyPage', { domain: c.domain }, 'query')).toMatchObject({ widget: look });
+  });
+});

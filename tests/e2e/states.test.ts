@@ -87,8 +87,8 @@ describe('refusals and permissions', () => {
     await asAdmin.goto(`${server.url}/i/settings`);
     const sections = asAdmin.getByRole('navigation', { name: 'Settings sections' });
     await sections.getByRole('link', { name: 'Members' }).waitFor();
-    // Members, client companies, queues, groups, forms, saved replies, products, doctors, Telegram, WhatsApp, e-mail integrations, company account.
-    expect(await sections.getByRole('link').count()).toBe(12);
+    // Members, client companies, queues, groups, forms, saved replies, products, doctors, Telegram, WhatsApp, e-mail integration, website widget, company account.
+    expect(await sections.getByRole('link').count()).toBe(13);
   });
 
   it("updates the members list live when someone asks to join", async () => {

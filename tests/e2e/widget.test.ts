@@ -13,6 +13,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { serviceCompany, type ClientSocket } from '../helpers/service';
+import { signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -26,8 +27,14 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   // The company's own site: one page with the tag, nothing else of ours.
-  site = http.createServer((_req, res) => {
+  site = http.createServer((req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
+    // /plain?d=DOMAIN: the tag as the settings screen gives it, the domain alone.
+    const plain = new URL(req.url!, 'http://x').searchParams.get('d');
+    if (plain) {
+      return void res.end(`<!doctype html><html lang="en"><head><title>Plain store</title></head><body><h1>Plain store</h1>
+<script src="${server.url}/widget.js" data-domain="${plain}" async></script></body></html>`);
+    }
     res.end(`<!doctype html><html lang="en"><head><title>Acme store</title></head><body><h1>Acme store</h1>
 <script src="${server.url}/widget.js" data-domain="${domain}" data-color="#0b7a53" data-greeting="Hi! Questions about your order?" async></script></body></html>`);
   });
@@ -116,7 +123,60 @@ describe('the embeddable widget', () => {
     expect(await launcher.getAttribute('aria-expanded')).toBe('false');
     await launcher.click();
     await log.getByText('Já localizei.').waitFor();
+
+    // Moving inside the iframe (its router, as a link would) to the conversation's own page and
+    // back keeps the token session: the messages still load, and no second visitor is made.
+    const visitors = () => server.db.user.count({ where: { anonymous: true, name: 'Vera Visitante' } });
+    const navigate = (to: string) =>
+      frame.evaluate((url) => {
+        history.pushState(null, '', url);
+        dispatchEvent(new PopStateEvent('popstate'));
+      }, to);
+    await navigate(`/${domain}/chat/${conversationId}`);
+    await chat.getByRole('heading', { name: 'Your request' }).waitFor();
+    await log.getByText('Já localizei.').waitFor();
+    await bia.call('chat.send', { domain, conversationId, clientId: 'b4', text: 'Chega amanhã.' });
+    await log.getByText('Chega amanhã.').waitFor();
+    await frame.evaluate(() => history.back());
+    await expect.poll(() => frame.url()).toMatch(new RegExp(`/${domain}/widget\\?`));
+    await log.getByText('Chega amanhã.').waitFor();
+    expect(await visitors()).toBe(1);
+    expect((await context.cookies(server.url)).filter((k) => k.name === 'atende_sid')).toEqual([]);
   }, 120_000);
+
+  it("updates the visitor's place and estimated wait live as the line moves", async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
+    // History for an estimate: two requests taken after 4 and 10 minutes, and one waiting ahead.
+    const ask = async (name: string) => {
+      const v = await c.attendant(name);
+      return (await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name })).conversationId as string;
+    };
+    for (const minutes of [4, 10]) {
+      const id = await ask(`Antes ${minutes}`);
+      await bia.call('service.take', { domain: c.domain, conversationId: id });
+      const { takenAt } = await server.db.conversation.findUniqueOrThrow({ where: { id } });
+      await server.db.conversation.update({ where: { id }, data: { queuedAt: new Date(takenAt!.getTime() - minutes * 60_000) } });
+    }
+    const ahead = await ask('Primeiro');
+
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/plain?d=${c.domain}`);
+    await page.getByRole('button', { name: 'Chat with us' }).click();
+    const chat = page.frameLocator('iframe[title="Chat with us"]');
+    await chat.getByLabel('To start, tell us your name:').fill('Vera Visitante');
+    await chat.getByRole('button', { name: 'Send request' }).click();
+    const place = chat.getByRole('status').filter({ hasText: 'Your position in the queue:' });
+    await place.getByText('2', { exact: true }).waitFor();
+    expect(await place.getByText('Estimated wait').count()).toBe(0);
+
+    // The one ahead is taken: a third sample (about 0 min), so the median of 0, 4, 10 is 4.
+    await bia.call('service.take', { domain: c.domain, conversationId: ahead });
+    await place.getByText('1', { exact: true }).waitFor();
+    await place.getByText('Estimated wait: about 4 min').waitFor();
+  }, 90_000);
 
   it('fills a phone screen when open, its close button in reach', async () => {
     const context = await browser.newContext({ locale: 'pt-BR', viewport: { width: 390, height: 844 } });
@@ -134,4 +194,50 @@ describe('the embeddable widget', () => {
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
   }, 60_000);
+
+  it("shows the colour, greeting, label and side an admin set in the app on another site whose tag names only the domain", async () => {
+    const c = await serviceCompany(server, sockets);
+    const adminContext = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+    contexts.push(adminContext);
+    const [name, value] = (await signIn(server.db, c.admin.userId)).split('=') as [string, string];
+    await adminContext.addCookies([{ name, value, url: server.url }]);
+    const admin = await adminContext.newPage();
+    await admin.goto(`${server.url}/i/settings`);
+    await admin.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Website widget' }).click();
+    await admin.getByRole('heading', { name: 'Website widget' }).waitFor();
+    const tag = admin.getByLabel('Code for your website');
+    expect(await tag.inputValue()).toBe(`<script src="${server.url}/widget.js" data-domain="${c.domain}" async></script>`);
+
+    // A colour that is not hex is refused on the screen, before any request.
+    await admin.getByLabel('Colour', { exact: true }).fill('green');
+    await admin.getByText('The colour must be a hex colour such as #1f5fbf').waitFor();
+    await admin.getByLabel('Colour', { exact: true }).fill('#aa3300');
+    await admin.getByLabel('Greeting').fill('Boa tarde! Posso ajudar?');
+    await admin.getByLabel('Button label').fill('Suporte Acme');
+    await admin.getByRole('radio', { name: 'Bottom left' }).check();
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByText('Changes saved successfully!').waitFor();
+    expect(await server.db.company.findUniqueOrThrow({ where: { id: c.company.id }, select: { widget: true } })).toEqual({
+      widget: { color: '#aa3300', greeting: 'Boa tarde! Posso ajudar?', label: 'Suporte Acme', position: 'left' },
+    });
+    expect(await seriousViolations(admin)).toEqual([]);
+
+    // The company's site, on another origin, with the tag as copied.
+    const visitor = await (async () => {
+      const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+      contexts.push(ctx);
+      return ctx.newPage();
+    })();
+    await visitor.goto(`${siteUrl}/plain?d=${c.domain}`);
+    const launcher = visitor.getByRole('button', { name: 'Suporte Acme' });
+    await launcher.waitFor();
+    expect(await launcher.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(170, 51, 0)');
+    await visitor.getByText('Boa tarde! Posso ajudar?').waitFor();
+    // On the left: the launcher starts near the page's left edge.
+    expect((await launcher.boundingBox())!.x).toBeLessThan(100);
+    await launcher.click();
+    const chat = visitor.frameLocator('iframe[title="Suporte Acme"]');
+    await chat.getByRole('heading', { name: c.company.name }).waitFor();
+    await chat.getByText('Boa tarde! Posso ajudar?').waitFor();
+  }, 90_000);
 });

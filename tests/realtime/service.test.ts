@@ -76,12 +76,37 @@ describe('the queue, live', () => {
 
     await bia.call('service.take', { domain: c.domain, conversationId: ra.conversationId });
     await until(() => pb.length === 1 && pd.length === 1);
-    expect(pb[0]).toEqual({ conversationId: rb.conversationId, position: 1 });
-    expect(pd[0]).toEqual({ conversationId: rd.conversationId, position: 2 });
+    // Too little history for an estimate yet: the wait rides along as null.
+    expect(pb[0]).toEqual({ conversationId: rb.conversationId, position: 1, estimatedWaitMinutes: null });
+    expect(pd[0]).toEqual({ conversationId: rd.conversationId, position: 2, estimatedWaitMinutes: null });
 
     await b.call('customer.leaveQueue', { conversationId: rb.conversationId });
     await until(() => pd.length === 2);
-    expect(pd[1]).toEqual({ conversationId: rd.conversationId, position: 1 });
+    expect(pd[1]).toEqual({ conversationId: rd.conversationId, position: 1, estimatedWaitMinutes: null });
+  });
+
+  it('the estimated wait is pushed with the place, and follows the takes', async () => {
+    const c = await company();
+    const bia = await c.attendant('Bia', { groupIds: [c.group('member')] });
+    // Two earlier requests that waited 4 and 10 minutes before being taken.
+    for (const minutes of [4, 10]) {
+      const v = await visitor();
+      const { conversationId } = await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Antes' });
+      await bia.call('service.take', { domain: c.domain, conversationId });
+      const { takenAt } = await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+      await server.db.conversation.update({ where: { id: conversationId }, data: { queuedAt: new Date(takenAt!.getTime() - minutes * 60_000) } });
+    }
+    const [a, b] = [await visitor(), await visitor()];
+    const ra = await a.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'A' });
+    const rb = await b.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'B' });
+    expect(await b.call('customer.conversation', { conversationId: rb.conversationId }, 'query')).toMatchObject({ position: 2, estimatedWaitMinutes: null });
+    const pb = record(await b.open(), 'service:position');
+
+    // A's take is the third sample (about 0 min): the median of 0, 4 and 10 is 4, pushed to B at once.
+    await bia.call('service.take', { domain: c.domain, conversationId: ra.conversationId });
+    await until(() => pb.length === 1);
+    expect(pb[0]).toEqual({ conversationId: rb.conversationId, position: 1, estimatedWaitMinutes: 4 });
+    expect(await b.call('customer.conversation', { conversationId: rb.conversationId }, 'query')).toMatchObject({ position: 1, estimatedWaitMinutes: 4 });
   });
 
   it('a transfer to an attendant reaches that attendant only, marked for them', async () => {

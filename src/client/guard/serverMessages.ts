@@ -17,6 +17,7 @@ import { COMPANY_MESSAGES as C } from '../../shared/schemas/company';
 import { IDENTITY_MESSAGES as M } from '../../shared/schemas/identity';
 import { QUEUE_MESSAGES as Q } from '../../shared/schemas/queues';
 import { SERVICE_MESSAGES as S } from '../../shared/schemas/service';
+import { WIDGET_MESSAGES as WG } from '../../shared/schemas/widget';
 import { CONTACT_MESSAGES as CT } from '../../shared/domain/contacts';
 import { NOTE_DOC_INVALID, NOTE_TOO_LONG } from '../../shared/domain/note-doc';
 import { FEED_MESSAGES as FD } from '../../shared/schemas/feeds';
@@ -72,6 +73,8 @@ const SERVICE_TEXTS: Record<string, MessageDescriptor> = {
   [S.queueDisabled]: msg`This queue is not taking requests at the moment`,
   [S.notTakingRequests]: msg`This company is not taking requests at the moment`,
   [S.contactUsBlocked]: msg`Contact Us is not available at the moment`,
+  [WG.badColor]: msg`The colour must be a hex colour such as #1f5fbf`,
+  [`color: ${WG.badColor}`]: msg`The colour must be a hex colour such as #1f5fbf`,
   [S.notAService]: msg`This conversation is not a service request`,
   [S.wrongState]: msg`This service is not in a state that allows this`,
   [S.notAllowed]: msg`Only the person responsible for this service can do this`,

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Request, Response } from 'express';
+import { widgetSettingsOf } from '../../shared/domain/widget';
+import type { Db } from '../db/client';
 
 /** The messenger page the widget's iframe opens: the only page other sites may frame. */
 export const WIDGET_PAGE = /^\/[^/]+\/widget\/?$/;
@@ -44,5 +46,23 @@ export function serveWidgetScript() {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (req.headers['if-none-match'] === etag) return void res.status(304).end();
     res.send(body);
+  };
+}
+
+/**
+ * GET /widget-config/:domain: the company's widget settings (colour, greeting, label, position)
+ * the script reads before drawing its launcher, so the tag on a site needs only data-domain.
+ * Public (the launcher shows them to anyone anyway) and readable from any origin; a few minutes
+ * of caching keeps busy sites from asking on every page view.
+ */
+export function serveWidgetConfig(db: Db) {
+  return async (req: Request, res: Response) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const company = await db.company.findUnique({ where: { domain: String(req.params.domain) }, select: { widget: true } });
+    if (!company) return void res.status(404).json({ error: 'Not found' });
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(widgetSettingsOf(company.widget));
   };
 }

@@ -94,9 +94,12 @@ function WidgetMessenger({ domain }: { domain: string }) {
     );
   }
   const c = page.data;
+  // The script passes the tag's values (over the company's); opened directly, the company's own.
+  const look = HEX.test(color) ? color : c.widget.color;
+  const hello = greeting || c.widget.greeting;
   const queueKey = chosenQueue ?? (c.queues.length === 1 ? c.queues[0]!.key : null);
   return (
-    <div className="widget-page" style={HEX.test(color) ? ({ '--widget-color': color } as CSSProperties) : undefined}>
+    <div className="widget-page" style={{ '--widget-color': look } as CSSProperties}>
       <header className="widget-header">
         {c.hasImage && <img className="widget-logo" src={`/companies/${c.domain}/image`} alt="" />}
         <h1>{c.name}</h1>
@@ -106,7 +109,7 @@ function WidgetMessenger({ domain }: { domain: string }) {
           <CustomerConversation conversationId={conversationId} onNewService={() => update({ id: null, queue: null })} />
         ) : (
           <>
-            <p className="widget-greeting">{greeting || t`Hello! How can we help you?`}</p>
+            <p className="widget-greeting">{hello || t`Hello! How can we help you?`}</p>
             {!c.takingRequests || c.queues.length === 0 ? (
               <p className="notice-warn" role="status">
                 <Trans>This company is not taking requests at the moment</Trans>

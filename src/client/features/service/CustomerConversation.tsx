@@ -68,7 +68,7 @@ export function CustomerConversation({ conversationId, onNewService }: { convers
   useSocketEvent('conversation:updated', (p) => p.conversationId === conversationId && refetchInfo());
   useSocketEvent('service:position', (p) => {
     if (p.conversationId !== conversationId) return;
-    utils.customer.conversation.setData({ conversationId }, (old) => old && { ...old, position: p.position });
+    utils.customer.conversation.setData({ conversationId }, (old) => old && { ...old, position: p.position, estimatedWaitMinutes: p.estimatedWaitMinutes });
   });
   // An attendant received or read: my ticks follow.
   useSocketEvent('receipt:update', (r) => {

@@ -24,6 +24,7 @@ const SECTIONS: readonly { to: string; label: MessageDescriptor | string; adminO
   { to: 'telegram', label: 'Telegram', adminOnly: true },
   { to: 'whatsapp', label: 'WhatsApp', adminOnly: true },
   { to: 'integrations', label: msg`E-mail integration`, adminOnly: true },
+  { to: 'widget', label: msg`Website widget`, adminOnly: true },
   { to: 'configCompany', label: msg`Company account`, adminOnly: true },
 ];
 
@@ -78,6 +79,7 @@ export { MemberPage, MembersPage } from './MembersPages';
 export { ClientCompaniesPage, ClientCompanyAddPage, ClientCompanyEditPage, ClientsViewerPage } from './ClientCompanyPages';
 export { CompanyAccountPage, CompanyPageEditPage, GreetingsPage } from './CompanyAccountPages';
 export { ContactUsSettingsPage } from './ContactUsSettings';
+export { WidgetSettingsPage } from './WidgetSettings';
 export { SavedRepliesPage } from '../replies/SavedRepliesPage';
 
 export { DoctorsPage } from '../telemedicine/DoctorsPage';

@@ -4,6 +4,7 @@
  * SLA answer and the rating. Customers and anonymous visitors are Users who are participants of
  * the conversation, not members of the company: every rule here is checked by participation.
  */
+import { widgetSettingsOf } from '../../../shared/domain/widget';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { User } from '../../../generated/prisma/client';
@@ -49,6 +50,8 @@ export async function companyPage(db: Db, domain: string) {
     /** False while the company's plan is blocked or it is deactivated. */
     takingRequests: companyBlocksWork(company) === null,
     queues,
+    /** The embeddable widget's look (public: it is drawn on the company's own site anyway). */
+    widget: widgetSettingsOf(company.widget),
   };
 }
 

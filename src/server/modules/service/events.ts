@@ -9,6 +9,8 @@ type Reader = Db | Prisma.TransactionClient;
 export interface PushDeps {
   db: Db;
   realtime: Realtime;
+  /** For the estimated wait pushed with positions; the wall clock when a caller has none. */
+  clock?: { now(): Date };
 }
 
 /** Profile code -> the queues it is restricted to (empty: every queue). */
@@ -83,12 +85,15 @@ export async function pushPositions(deps: PushDeps, companyId: string, queueId: 
     SELECT "id"::text AS "id", "creatorId"::text AS "creatorId", "queueUserId"::text AS "queueUserId" FROM "Conversation"
     WHERE "companyId" = ${companyId}::uuid AND ${queueId ? Prisma.sql`"queueId" = ${queueId}::uuid` : Prisma.sql`"queueId" IS NULL`} AND "inQueue"
     ORDER BY "queuedAt" ASC, "id" ASC`;
+  if (waiting.length === 0) return;
+  // Pushed with the place so the visitor's estimate follows the queue too (a take is a new sample).
+  const estimatedWaitMinutes = await estimatedWait(deps.db, companyId, deps.clock?.now() ?? new Date());
   const seen = new Map<string, number>();
   for (const c of waiting) {
     const line = c.queueUserId ?? '';
     const position = (seen.get(line) ?? 0) + 1;
     seen.set(line, position);
-    if (c.creatorId) deps.realtime.toUser(c.creatorId, 'service:position', { conversationId: c.id, position });
+    if (c.creatorId) deps.realtime.toUser(c.creatorId, 'service:position', { conversationId: c.id, position, estimatedWaitMinutes });
   }
 }
 

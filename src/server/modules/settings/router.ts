@@ -1,5 +1,6 @@
 import { callSettingsInput, contactUsInput, greetingInput, publicPageInput } from '../../../shared/schemas/company';
 import { additionalFieldIdInput, createAdditionalFieldInput, updateAdditionalFieldInput } from '../../../shared/schemas/profiles';
+import { widgetSettingsInput } from '../../../shared/schemas/widget';
 import { adminProcedure, router } from '../../trpc';
 import * as settings from './service';
 
@@ -13,6 +14,9 @@ export const settingsRouter = router({
   companyAccount: adminProcedure.query(({ ctx }) => settings.companyAccount(ctx)),
   contactUs: adminProcedure.query(({ ctx }) => settings.readContactUs(ctx)),
   updateContactUs: adminProcedure.input(contactUsInput).mutation(({ ctx, input }) => settings.updateContactUs(ctx, input)),
+  /** The embeddable widget's colour, greeting, launcher label and position (/i/settings/widget). */
+  widget: adminProcedure.query(({ ctx }) => settings.readWidget(ctx)),
+  updateWidget: adminProcedure.input(widgetSettingsInput).mutation(({ ctx, input }) => settings.updateWidget(ctx, input)),
 });
 
 /** Additional fields (campos adicionais): name, TAG, multiple choice with options. */

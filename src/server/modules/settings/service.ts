@@ -6,6 +6,8 @@ import { allowsCallRecording, cleanSocialNetworks, companyBlocksWork, storagePla
 import { defaultContactUs, type ContactUsSettings } from '../../../shared/domain/contact-us';
 import { COMPANY_MESSAGES as M, type contactUsInput, type publicPageInput } from '../../../shared/schemas/company';
 import type { createAdditionalFieldInput, updateAdditionalFieldInput } from '../../../shared/schemas/profiles';
+import { widgetSettingsOf, type WidgetSettings } from '../../../shared/domain/widget';
+import type { widgetSettingsInput } from '../../../shared/schemas/widget';
 import { lockCompanyNames, nameTaken, type CompanyContext } from '../company/service';
 
 // ---- public page, greeting, account -----------------------------------------------------------
@@ -84,6 +86,18 @@ export async function updateContactUs({ db, company }: CompanyContext, input: z.
   if (!queue) throw new TRPCError({ code: 'NOT_FOUND', message: 'Queue not found' });
   await db.company.update({ where: { id: company.id }, data: { contactUs: input } });
   return input;
+}
+
+// ---- embeddable widget -----------------------------------------------------------------------
+
+export function readWidget({ company }: CompanyContext): WidgetSettings {
+  return widgetSettingsOf(company.widget);
+}
+
+export async function updateWidget({ db, company }: CompanyContext, input: z.infer<typeof widgetSettingsInput>) {
+  const widget = widgetSettingsOf(input);
+  await db.company.update({ where: { id: company.id }, data: { widget: { ...widget } } });
+  return widget;
 }
 
 // ---- additional fields ------------------------------------------------------------------------
