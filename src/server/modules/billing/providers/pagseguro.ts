@@ -203,6 +203,14 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       return { providerPaymentId: reference, url: url.toString() };
     },
 
+    /** The v2 pre-approvals cancellation; a pre-approval never accepted has nothing to cancel. */
+    async cancelSubscription(_reference, code) {
+      if (!code) return;
+      const current = await this.querySubscription(_reference, code);
+      if (current.status === 'canceled') return;
+      await call('GET', `/v2/pre-approvals/cancel/${encodeURIComponent(code)}`);
+    },
+
     async querySubscription(_reference, code): Promise<SubscriptionState> {
       if (!code) return { status: 'incomplete' };
       const answer = await call('GET', `/v2/pre-approvals/${encodeURIComponent(code)}`);

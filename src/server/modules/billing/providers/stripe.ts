@@ -119,6 +119,18 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       return { status, subscriptionId: sub.id };
     },
 
+    async cancelSubscription(checkoutId, subscriptionId) {
+      const id = subscriptionId ?? (await this.querySubscription(checkoutId)).subscriptionId;
+      if (!id) return;
+      try {
+        await stripe.subscriptions.cancel(id);
+      } catch (err) {
+        // Cancelling twice (a retry after a lost answer) is what we wanted anyway.
+        if ((err as { code?: string }).code === 'resource_missing' || /canceled/i.test((err as Error).message)) return;
+        throw err;
+      }
+    },
+
     async createSubscription(input): Promise<Checkout> {
       const { plan } = input;
       if (!plan && !config.planPrice) throw new Error('STRIPE_PLAN_PRICE is not set');
