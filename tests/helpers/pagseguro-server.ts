@@ -84,6 +84,7 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
   const preApprovals = new Map<string, PagSeguroPreApproval>();
   /** Pre-approvals cancelled through the API (GET /v2/pre-approvals/cancel/:code), in order. */
   const cancelled: string[] = [];
+  const dropping = { checkouts: 0 };
   const deliveries: { notificationCode: string; status: number }[] = [];
   let origin = '';
 
@@ -291,6 +292,11 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
         return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(checkoutPage(c));
       }
       const out = api(req, body, url);
+      // The network failing after PagSeguro acted: the checkout exists, its answer never arrives.
+      if (dropping.checkouts > 0 && req.method === 'POST' && url.pathname === '/v2/checkout') {
+        dropping.checkouts--;
+        return void req.socket.destroy();
+      }
       res.writeHead(out.status, { 'content-type': out.body.startsWith('<?xml') ? 'application/xml;charset=ISO-8859-1' : 'text/plain' }).end(out.body);
     });
   });
@@ -313,6 +319,8 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     preApprovalRequests,
     preApprovals,
     cancelled,
+    /** The next `n` checkout creations are made but their answers are lost (the connection drops). */
+    dropCheckouts: (n: number) => void (dropping.checkouts = n),
     acceptPreApproval,
     setPreApproval,
     deliver,

@@ -164,7 +164,8 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       }
       if (!answer.transaction?.[0]) throw new ForgedNotification(`PagSeguro does not know notification ${code}`);
       const t = toTransaction(answer.transaction[0]);
-      return { eventId: code, type, providerPaymentId: t.reference, providerRef: t.code };
+      // The reference is our payment id (and the payment's provider id once its checkout answered).
+      return { eventId: code, type, providerPaymentId: t.reference, providerRef: t.code, paymentId: t.reference };
     },
 
     queryPayment,

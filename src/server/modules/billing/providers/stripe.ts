@@ -86,7 +86,8 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       const intentOf = (v: typeof object.payment_intent) => (typeof v === 'string' ? v : (v?.id ?? undefined));
       switch (object.object) {
         case 'checkout.session':
-          return { eventId: event.id, type: event.type, providerPaymentId: object.id, providerRef: intentOf(object.payment_intent), subscriptionId: intentOf(object.subscription) };
+          // The metadata names our payment: what finds it when its creation answer was lost.
+          return { eventId: event.id, type: event.type, providerPaymentId: object.id, providerRef: intentOf(object.payment_intent), subscriptionId: intentOf(object.subscription), paymentId: object.metadata?.paymentId };
         case 'subscription':
           return { eventId: event.id, type: event.type, subscriptionId: object.id };
         case 'invoice':
