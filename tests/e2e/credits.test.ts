@@ -146,6 +146,21 @@ describe('/i/recarga', () => {
     // The SLA board switched on by the plan shows in the navigation.
     await page.reload();
     await slaBoard.first().waitFor({ state: 'attached' });
+
+    // Switching plan: the plan it has is no switch; Basic is bought through the checkout, then
+    // Pro's subscription is cancelled at Stripe and the flags follow.
+    await card.getByText('Your current plan stays until the new one is paid').waitFor();
+    expect(await card.getByRole('button', { name: 'Switch to Pro' }).isDisabled()).toBe(true);
+    await card.getByRole('radio', { name: /^Basic/ }).check();
+    await card.getByRole('button', { name: 'Switch to Basic' }).click();
+    await page.waitForURL(`${stripe.url}/pay/**`);
+    await page.getByText('Pay 49.90 BRL').waitFor();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${server.url}/i/recarga?subscription=1`);
+    await card.getByRole('paragraph').filter({ hasText: 'Basic' }).getByText('Active').waitFor();
+    expect(stripe.cancelled).toHaveLength(1);
+    const switched = (await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).plan as Record<string, number>;
+    expect(switched).toMatchObject({ whatsapp: 0, kanban: 0, calls: 1, forms: 1, members: 1 });
     await close();
   });
 

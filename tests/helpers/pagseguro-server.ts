@@ -82,6 +82,9 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
   const notifications = new Map<string, PagSeguroNotification>();
   const preApprovalRequests = new Map<string, PagSeguroPreApprovalRequest>();
   const preApprovals = new Map<string, PagSeguroPreApproval>();
+  /** Pre-approvals cancelled through the API (GET /v2/pre-approvals/cancel/:code), in order. */
+  const cancelled: string[] = [];
+  const dropping = { checkouts: 0 };
   const deliveries: { notificationCode: string; status: number }[] = [];
   let origin = '';
 
@@ -201,6 +204,16 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
       if (!note || note.notificationType !== 'preApproval') return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
       return { status: 200, body: preApprovalXml(preApprovals.get(note.transactionCode)!) };
     }
+    if (req.method === 'GET' && (m = url.pathname.match(/^\/v2\/pre-approvals\/cancel\/(\w+)$/))) {
+      const p = preApprovals.get(m[1]!);
+      if (!p) return { status: 404, body: errorsXml([['100005', 'Pre-approval not found']]) };
+      if (p.status.startsWith('CANCELLED')) return { status: 400, body: errorsXml([['17022', 'invalid pre-approval status to execute the requested operation. Pre-approval status is CANCELLED.']]) };
+      cancelled.push(p.code);
+      // Cancelled by the seller; PagSeguro announces it after answering.
+      setImmediate(() => void setPreApproval(p.code, 'CANCELLED').catch(() => undefined));
+      p.status = 'CANCELLED';
+      return { status: 200, body: `${XML_HEAD}<result><date>${new Date().toISOString()}</date><status>OK</status></result>` };
+    }
     if (req.method === 'GET' && (m = url.pathname.match(/^\/v2\/pre-approvals\/(\w+)$/))) {
       const p = preApprovals.get(m[1]!);
       return p ? { status: 200, body: preApprovalXml(p) } : { status: 404, body: errorsXml([['100005', 'Pre-approval not found']]) };
@@ -279,6 +292,11 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
         return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(checkoutPage(c));
       }
       const out = api(req, body, url);
+      // The network failing after PagSeguro acted: the checkout exists, its answer never arrives.
+      if (dropping.checkouts > 0 && req.method === 'POST' && url.pathname === '/v2/checkout') {
+        dropping.checkouts--;
+        return void req.socket.destroy();
+      }
       res.writeHead(out.status, { 'content-type': out.body.startsWith('<?xml') ? 'application/xml;charset=ISO-8859-1' : 'text/plain' }).end(out.body);
     });
   });
@@ -300,6 +318,9 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     refundFromPanel,
     preApprovalRequests,
     preApprovals,
+    cancelled,
+    /** The next `n` checkout creations are made but their answers are lost (the connection drops). */
+    dropCheckouts: (n: number) => void (dropping.checkouts = n),
     acceptPreApproval,
     setPreApproval,
     deliver,

@@ -92,7 +92,7 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
   const events: StripeEvent[] = [];
   const deliveries: { eventId: string; status: number }[] = [];
   let origin = '';
-  const state = { webhookUrl: '', requests: 0 };
+  const state = { webhookUrl: '', requests: 0, cancelled: [] as string[], dropCheckouts: 0 };
 
   const expandIntent = (s: StripeSession, expand: string[]) => ({
     ...s,
@@ -216,6 +216,17 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
       const s = sessions.get(m[1]!);
       return s ? answer(expandIntent(s, expand)) : notFound;
     }
+    if (req.method === 'DELETE' && (m = url.pathname.match(/^\/v1\/subscriptions\/([\w]+)$/))) {
+      const sub = subscriptions.get(m[1]!);
+      if (!sub) return notFound;
+      if (sub.status === 'canceled') return { status: 400, json: { error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' } } };
+      sub.status = 'canceled';
+      state.cancelled.push(sub.id);
+      const event = emit('customer.subscription.deleted', sub);
+      // Stripe announces it after answering the request.
+      setImmediate(() => void deliver(event).catch(() => undefined));
+      return answer(sub);
+    }
     if (req.method === 'GET' && url.pathname === '/v1/refunds') {
       const data = refunds.filter((r) => !form.payment_intent || r.payment_intent === form.payment_intent);
       return answer({ object: 'list', data, has_more: false, url: '/v1/refunds' });
@@ -258,6 +269,11 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
         return void res.writeHead(200, { 'content-type': 'text/html' }).end(checkoutPage(s));
       }
       const out = api(req, body, url);
+      // The network failing after Stripe acted: the session exists, its answer never arrives.
+      if (state.dropCheckouts > 0 && req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+        state.dropCheckouts--;
+        return void req.socket.destroy();
+      }
       res.writeHead(out.status, { 'content-type': 'application/json', 'request-id': newId('req') }).end(JSON.stringify(out.json));
     });
   });
@@ -271,6 +287,10 @@ export async function startStripeServer(opts: { secretKey?: string; webhookSecre
     /** Settings that point the app at this server. */
     env: { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: origin },
     setWebhookUrl: (url: string) => void (state.webhookUrl = url),
+    /** Subscriptions cancelled through the API (DELETE /v1/subscriptions/:id), in order. */
+    cancelled: state.cancelled,
+    /** The next `n` checkout-session creations are made but their answers are lost (the connection drops). */
+    dropCheckouts: (n: number) => void (state.dropCheckouts = n),
     sessions,
     events,
     deliveries,

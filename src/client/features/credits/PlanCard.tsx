@@ -35,7 +35,11 @@ export function PlanCard({ domain }: { domain: string }) {
   const price = (amount: string) => i18n.number(Number(amount), { style: 'currency', currency });
   const features = (keys: string[]) => keys.map((k) => (PLAN_FEATURE_LABELS[k] ? i18n._(PLAN_FEATURE_LABELS[k]) : k)).join(', ');
   const choice = chosen || (plans.some((p) => p.key === current?.planKey) ? current!.planKey : (plans[0]?.key ?? ''));
-  const canSubscribe = sub.data.status !== 'active';
+  // While subscribed, another plan of the catalogue may be bought: the server cancels the old
+  // subscription at the provider once the new one is paid.
+  const active = sub.data.status === 'active';
+  const switching = active && plans.length > 0;
+  const canSubscribe = !active || switching;
   return (
     <Card title={t`Plan`}>
       <p>
@@ -63,15 +67,27 @@ export function PlanCard({ domain }: { domain: string }) {
           }))}
         />
       )}
+      {switching && (
+        <p className="muted">
+          <Trans>Your current plan stays until the new one is paid; then its subscription is cancelled, so you are never charged for both.</Trans>
+        </p>
+      )}
       <FormError message={serverMessage(subscribe.error)} />
       {canSubscribe && (
         <div className="form-actions">
           <Button
             variant="secondary"
+            isDisabled={switching && choice === current?.planKey}
             isPending={subscribe.isPending || subscribe.isSuccess}
             onPress={() => subscribe.mutate(plans.length ? { domain, planKey: choice } : { domain })}
           >
-            {plans.length ? <Trans>Subscribe to {plans.find((p) => p.key === choice)?.name ?? ''}</Trans> : <Trans>Subscribe to the plan</Trans>}
+            {switching ? (
+              <Trans>Switch to {plans.find((p) => p.key === choice)?.name ?? ''}</Trans>
+            ) : plans.length ? (
+              <Trans>Subscribe to {plans.find((p) => p.key === choice)?.name ?? ''}</Trans>
+            ) : (
+              <Trans>Subscribe to the plan</Trans>
+            )}
           </Button>
         </div>
       )}

@@ -120,7 +120,16 @@ export async function handleNotification(deps: PaymentsDeps & { clock: { now(): 
     await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId, note.subscriptionId ?? sub.providerSubscriptionId));
     return { handled: true as const };
   }
-  await reconcile(deps, payment.id, await provider.queryPayment(payment.providerPaymentId));
+  let providerPaymentId = payment.providerPaymentId;
+  if (providerPaymentId.startsWith('new:')) {
+    // The checkout was made at the provider but its answer never reached us (the top-up was
+    // marked failed and the admin told to try again): the notification tells us its id, and the
+    // payment is reconciled from there like any other, so what was paid is credited, once.
+    if (!note.providerPaymentId) return { handled: false as const, reason: 'checkout not known yet' };
+    providerPaymentId = note.providerPaymentId;
+    await deps.db.payment.updateMany({ where: { id: payment.id, providerPaymentId: payment.providerPaymentId }, data: { providerPaymentId } });
+  }
+  await reconcile(deps, payment.id, await provider.queryPayment(providerPaymentId));
   return { handled: true as const };
 }
 

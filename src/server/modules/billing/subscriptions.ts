@@ -28,9 +28,12 @@ export async function startSubscription(deps: PaymentsDeps, input: { companyId: 
   if (!provider) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.notSetUp });
   const company = await deps.db.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
   if (company.billingExempt) throw new TRPCError({ code: 'CONFLICT', message: PAYMENT_MESSAGES.exempt });
-  // A second subscription beside an active one would be charged too; changing plans means the
-  // provider cancelling the first, which this does not do yet.
-  if (await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { id: true } })) {
+  // Changing plan while subscribed: the new subscription is bought beside the active one, and the
+  // old one is cancelled at the provider only once the new one is paid (retireReplaced), so the
+  // company keeps its plan until then and is never charged by both afterwards. Buying the plan
+  // it already has (or, with no catalogue, the one configured plan) again is refused.
+  const active = await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { planKey: true } });
+  if (active && (!input.planKey || active.planKey === input.planKey)) {
     throw new TRPCError({ code: 'CONFLICT', message: PLAN_MESSAGES.alreadyActive });
   }
   const catalogue = await getPlans(deps.db);
@@ -81,8 +84,42 @@ async function applyPlan(tx: Prisma.TransactionClient, companyId: string, featur
   await tx.company.update({ where: { id: companyId }, data: { plan: { ...current, ...switched } as Prisma.InputJsonObject } });
 }
 
-/** Records the provider's answer under the subscription's row lock, then decides the block. */
+/**
+ * Records the provider's answer under the subscription's row lock, then decides the block. When
+ * it is active, any other subscription of the company still active is the plan it replaced:
+ * cancelled at the provider after the transaction (no network call under a lock).
+ */
 export async function reconcileSubscription(deps: PaymentsDeps & { now: Date }, id: string, state: SubscriptionState) {
+  const updated = await recordSubscription(deps, id, state);
+  if (updated.status === 'active') await retireReplaced(deps, updated.companyId);
+  return updated;
+}
+
+/**
+ * Cancels, at the provider, every active subscription of the company but the newest active one
+ * (the plan it switched to), and records them as canceled. The provider's own cancellation notice
+ * then finds them already canceled. A provider that cannot be reached leaves them active; the
+ * periodic re-query tries again.
+ */
+export async function retireReplaced(deps: PaymentsDeps, companyId: string): Promise<number> {
+  const provider = paymentProvider(deps.config);
+  const active = await deps.db.subscription.findMany({ where: { companyId, status: 'active' }, orderBy: { createdAt: 'desc' } });
+  let retired = 0;
+  for (const old of active.slice(1)) {
+    if (!provider || provider.name !== old.provider) continue;
+    try {
+      await provider.cancelSubscription(old.checkoutId, old.providerSubscriptionId);
+    } catch (err) {
+      console.warn(`[billing] could not cancel replaced subscription ${old.id}:`, (err as Error).message);
+      continue;
+    }
+    await deps.db.subscription.update({ where: { id: old.id }, data: { status: 'canceled', unpaidSince: null } });
+    retired++;
+  }
+  return retired;
+}
+
+async function recordSubscription(deps: PaymentsDeps & { now: Date }, id: string, state: SubscriptionState) {
   return deps.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM "Subscription" WHERE "id" = ${id}::uuid FOR UPDATE`;
     const sub = await tx.subscription.findUniqueOrThrow({ where: { id } });
@@ -127,6 +164,9 @@ export async function refreshSubscriptions(deps: PaymentsDeps & { clock: { now()
   if (!provider) return 0;
   const subs = await deps.db.subscription.findMany({ where: { provider: provider.name, status: { in: ['incomplete', 'past_due', 'unpaid'] } }, take: 200 });
   for (const sub of subs) await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(sub.checkoutId, sub.providerSubscriptionId));
+  // Replaced plans whose cancellation failed earlier (the provider was unreachable).
+  const doubled = await deps.db.subscription.groupBy({ by: ['companyId'], where: { provider: provider.name, status: 'active' }, having: { companyId: { _count: { gt: 1 } } } });
+  for (const { companyId } of doubled) await retireReplaced(deps, companyId);
   return subs.length;
 }
 

@@ -164,7 +164,8 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       }
       if (!answer.transaction?.[0]) throw new ForgedNotification(`PagSeguro does not know notification ${code}`);
       const t = toTransaction(answer.transaction[0]);
-      return { eventId: code, type, providerPaymentId: t.reference, providerRef: t.code };
+      // The reference is our payment id (and the payment's provider id once its checkout answered).
+      return { eventId: code, type, providerPaymentId: t.reference, providerRef: t.code, paymentId: t.reference };
     },
 
     queryPayment,
@@ -201,6 +202,14 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       const url = new URL('/v2/pre-approvals/request.html', config.checkoutUrl);
       url.searchParams.set('code', String(code));
       return { providerPaymentId: reference, url: url.toString() };
+    },
+
+    /** The v2 pre-approvals cancellation; a pre-approval never accepted has nothing to cancel. */
+    async cancelSubscription(_reference, code) {
+      if (!code) return;
+      const current = await this.querySubscription(_reference, code);
+      if (current.status === 'canceled') return;
+      await call('GET', `/v2/pre-approvals/cancel/${encodeURIComponent(code)}`);
     },
 
     async querySubscription(_reference, code): Promise<SubscriptionState> {

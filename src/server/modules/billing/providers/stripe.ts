@@ -86,7 +86,8 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       const intentOf = (v: typeof object.payment_intent) => (typeof v === 'string' ? v : (v?.id ?? undefined));
       switch (object.object) {
         case 'checkout.session':
-          return { eventId: event.id, type: event.type, providerPaymentId: object.id, providerRef: intentOf(object.payment_intent), subscriptionId: intentOf(object.subscription) };
+          // The metadata names our payment: what finds it when its creation answer was lost.
+          return { eventId: event.id, type: event.type, providerPaymentId: object.id, providerRef: intentOf(object.payment_intent), subscriptionId: intentOf(object.subscription), paymentId: object.metadata?.paymentId };
         case 'subscription':
           return { eventId: event.id, type: event.type, subscriptionId: object.id };
         case 'invoice':
@@ -117,6 +118,18 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       const known = ['active', 'past_due', 'unpaid', 'canceled'] as const;
       const status = sub.status === 'trialing' ? 'active' : (known as readonly string[]).includes(sub.status) ? (sub.status as SubscriptionState['status']) : sub.status === 'incomplete_expired' ? 'canceled' : 'incomplete';
       return { status, subscriptionId: sub.id };
+    },
+
+    async cancelSubscription(checkoutId, subscriptionId) {
+      const id = subscriptionId ?? (await this.querySubscription(checkoutId)).subscriptionId;
+      if (!id) return;
+      try {
+        await stripe.subscriptions.cancel(id);
+      } catch (err) {
+        // Cancelling twice (a retry after a lost answer) is what we wanted anyway.
+        if ((err as { code?: string }).code === 'resource_missing' || /canceled/i.test((err as Error).message)) return;
+        throw err;
+      }
     },
 
     async createSubscription(input): Promise<Checkout> {

@@ -59,4 +59,6 @@ export interface PaymentProvider {
   createSubscription(input: { companyId: string; plan?: { key: string; name: string; monthlyPrice: string; currency: string }; successUrl: string; cancelUrl: string }): Promise<Checkout>;
   /** By the checkout that created it, and the provider's own subscription id once known (PagSeguro needs it). */
   querySubscription(checkoutId: string, subscriptionId?: string | null): Promise<SubscriptionState>;
+  /** Stops a subscription's future charges (a plan replaced by another); already cancelled is not an error. */
+  cancelSubscription(checkoutId: string, subscriptionId?: string | null): Promise<void>;
 }
