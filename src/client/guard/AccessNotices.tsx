@@ -6,7 +6,7 @@ import { globalDoctorTarget, useIsGlobalDoctor } from './globalDoctor';
 import type { ServerToClientEvents } from '../../shared/realtime';
 import { getSocket } from '../socket';
 import { trpc } from '../trpc';
-import { useSelectedCompany } from './company';
+import { useMyStanding, useSelectedCompany } from './company';
 import { toast } from '../ui/Toast';
 
 /**
@@ -29,6 +29,37 @@ export function AccessNotices() {
   selected.current = useSelectedCompany().company?.domain;
   const globalDoctor = useRef(false);
   globalDoctor.current = useIsGlobalDoctor();
+  const standing = useMyStanding();
+  const lastStanding = useRef<{ domain: string; key: string } | null>(null);
+
+  const askToReload = () =>
+    toast.warn(t`Your profile has been changed, reload the page!`, {
+      key: 'profile-changed',
+      timeout: 0,
+      action: { label: t`Reload`, onAction: () => window.location.reload() },
+    });
+
+  // A push sent while this tab was reconnecting never arrives: on every reconnect the standing is
+  // asked again. A refusal then sends the tab away through the company gate (blocked, removed),
+  // and a standing that changed meanwhile asks to reload, as the lost push would have.
+  useEffect(() => {
+    const socket = getSocket();
+    let connectedBefore = socket.connected;
+    const onConnect = () => {
+      if (connectedBefore) void utils.company.current.invalidate();
+      connectedBefore = true;
+    };
+    socket.on('connect', onConnect);
+    return () => void socket.off('connect', onConnect);
+  }, [utils]);
+  useEffect(() => {
+    const domain = selected.current;
+    if (!standing || !domain) return;
+    const key = JSON.stringify([standing.isAdmin, standing.profile, standing.permissions]);
+    const before = lastStanding.current;
+    lastStanding.current = { domain, key };
+    if (before && before.domain === domain && before.key !== key) askToReload();
+  }, [standing]);
 
   useEffect(() => {
     const socket = getSocket();
@@ -46,11 +77,7 @@ export function AccessNotices() {
       // The menus follow at once (the answers they were drawn from are asked again); a screen
       // already open may still hold what the old profile allowed, hence the request to reload.
       void utils.invalidate();
-      toast.warn(t`Your profile has been changed, reload the page!`, {
-        key: 'profile-changed',
-        timeout: 0,
-        action: { label: t`Reload`, onAction: () => window.location.reload() },
-      });
+      askToReload();
     };
     socket.on('access:revoked', onRevoked);
     socket.on('member:profileChanged', onProfileChanged);
