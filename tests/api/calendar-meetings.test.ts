@@ -22,7 +22,7 @@ const meeting = (domain: string, extra: Record<string, unknown> = {}) => ({
   domain, title: 'Planning', start: '2026-12-01T12:00:00.000Z', end: '2026-12-01T13:00:00.000Z', timeZone: 'America/Sao_Paulo', isMeeting: true, ...extra,
 });
 const people = async (conversationId: string) =>
-  (await server.db.participant.findMany({ where: { conversationId }, orderBy: { userId: 'asc' } })).map((p) => [p.userId, p.removed]);
+  (await server.db.participant.findMany({ where: { conversationId }, orderBy: { userId: 'asc' } })).map((p) => [p.userId, p.removed] as const);
 
 describe("a meeting's conversation", () => {
   it('is created with the meeting, holding the creator and the participants, and the event points at it', async () => {
