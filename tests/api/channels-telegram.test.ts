@@ -63,6 +63,8 @@ describe('Telegram', () => {
     expect(await server.db.message.count({ where: { conversationId: conv.id, text: 'Bom dia' } })).toBe(1);
     const customer = conv.participants.find((p) => p.userId === conv.creatorId)!;
     expect(customer.telegram).toBe(true);
+    // The customer enters the directory as someone who came through a channel.
+    expect(await server.db.contact.findFirstOrThrow({ where: { companyId: c.company.id, userIds: { has: conv.creatorId! } } })).toMatchObject({ name: 'Tiago', source: 'channel' });
     await until(() => sendsTo(from).length === 1); // the greeting
     await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
     const reply = await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 't1', text: 'Olá Tiago!' });

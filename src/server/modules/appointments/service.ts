@@ -325,7 +325,7 @@ export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 're
   if (!queue) return;
   const names = await people(deps.db, [a.attendantId]);
   const { conversation } = await createServiceRequest(deps, {
-    company, queue, customer, type: CONVERSATION_TYPE.single,
+    company, queue, customer, type: CONVERSATION_TYPE.single, source: 'appointment',
     text: `Appointment with ${names.get(a.attendantId) ?? ''} at ${a.start.toISOString()} (${a.customerName})`,
   });
   const notifications = await deps.db.$transaction(async (tx) => {

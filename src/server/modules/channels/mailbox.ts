@@ -139,7 +139,7 @@ async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, 
       (await deps.db.queue.findFirst({ where: { ...active, internal: false }, orderBy: { createdAt: 'asc' } }));
     if (!queue) throw new Error('no active queue to open the request in');
     const text = [subject, body].filter(Boolean).join('\n\n').slice(0, MAX_TEXT) || undefined;
-    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text });
+    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text }, 'channel');
     conversationId = request.conversationId;
     await markRelayParticipant(deps, company.id, conversationId, user.id, 'email');
   }
