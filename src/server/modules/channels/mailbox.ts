@@ -1,6 +1,6 @@
 /**
- * The e-mail integration (plan `intmail`): each company's mailbox is read by a poller on every
- * instance; a new mail opens a request in the queue its Integration routes it to, or continues
+ * The e-mail integration (plan `intmail`): each company's mailbox is watched on every instance
+ * (mail-watch.ts: IDLE, with a poll as fallback); a new mail opens a request in the queue its Integration routes it to, or continues
  * the conversation its In-Reply-To / References / subject tag points at. Each mail is recorded by
  * its Message-ID first (ChannelInbound), so a restart, a second instance or a rebuilt folder
  * never imports it twice. Replies go out through the channel outbox like any relay, as mails in
@@ -34,22 +34,14 @@ function addresses(...fields: (AddressObject | AddressObject[] | undefined)[]): 
     .filter(Boolean);
 }
 
-/** Polls every enabled mailbox whose company's plan has `intmail`; returns how many mails were imported. */
-export async function pollMailboxes(deps: Deps): Promise<number> {
-  const settings = await deps.db.channelSetting.findMany({ where: { channel: 'email', enabled: true }, include: { company: true } });
-  let imported = 0;
-  for (const { company, ...setting } of settings) {
-    if (!planIncludes(company.plan, 'intmail')) continue;
-    try {
-      imported += await pollMailbox(deps, setting, company);
-    } catch (err) {
-      deps.logger.warn({ err, companyId: company.id }, 'mailbox poll failed');
-    }
-  }
-  return imported;
-}
-
-async function pollMailbox(deps: Deps, setting: ChannelSetting, company: Company): Promise<number> {
+/**
+ * Reads one mailbox past its cursor (read fresh from the row: the previous pass moved it); returns
+ * how many mails were imported. Nothing when the mailbox was switched off or the plan lost `intmail`.
+ */
+export async function pollMailbox(deps: Deps, settingId: string): Promise<number> {
+  const found = await deps.db.channelSetting.findUnique({ where: { id: settingId }, include: { company: true } });
+  if (!found || !found.enabled || found.channel !== 'email' || !planIncludes(found.company.plan, 'intmail')) return 0;
+  const { company, ...setting } = found;
   const info = setting.info as Record<string, string>;
   const cursor: MailCursor | null = info.uidValidity ? { uidValidity: info.uidValidity, lastUid: Number(info.lastUid ?? 0) } : null;
   let imported = 0;
@@ -199,27 +191,3 @@ export async function sendEmailRow(deps: Deps, tx: Tx, row: ChannelOutbox, m: Me
   // Accepted by the company's SMTP server: as far as mail can tell, delivered (no read receipts).
   return { externalId: sent.externalId, delivered: true };
 }
-
-export function startMailPoller(deps: Deps): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<unknown> | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  const run = () => {
-    if (stopped) return;
-    running = pollMailboxes(deps)
-      .catch((err) => deps.logger.error({ err }, 'mail poller failed'))
-      .finally(() => {
-        running = null;
-        if (!stopped) timer = setTimeout(run, deps.config.channels.mailPollMs);
-      });
-  };
-  timer = setTimeout(run, 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
-}
-
