@@ -242,4 +242,29 @@ describe('E-mail integration', () => {
     // Nothing opened a request: the answer went into the colleagues' conversation.
     expect(await server.db.conversation.count({ where: { companyId: c.company.id } })).toBe(1);
   });
+
+  it('an HTML-only mail is imported as text (never as HTML), and replies carry an HTML alternative', async () => {
+    const { c, bia, box } = await connected();
+    await imap.deliver(
+      box,
+      await composeMail({
+        from: 'Lia <lia@cliente.test>',
+        to: box.user,
+        subject: 'Pedido em HTML',
+        html: '<html><head><style>p{color:red}</style></head><body><p>Ol&aacute; <b>equipe</b>,</p><p>Segue o <a href="https://loja.test/p/7">pedido</a>.</p><img src="cid:logo"><script>alert(1)</script></body></html>',
+        messageId: 'html.1@cliente.test',
+        // With a file beside it the HTML is not the root part: the case mail parsers leave without text.
+        attachments: [{ filename: 'nota.txt', content: Buffer.from('nota'), contentType: 'text/plain' }],
+      }),
+    );
+    await until(async () => (await server.db.message.count({ where: { conversation: { companyId: c.company.id }, type: 'arquivo' } })) === 1);
+    const conv = await server.db.conversation.findFirstOrThrow({ where: { companyId: c.company.id } });
+    const first = await server.db.message.findFirstOrThrow({ where: { conversationId: conv.id, authorId: conv.creatorId, type: 'texto' } });
+    expect(first.text).toBe('Pedido em HTML\n\nOlá equipe,\n\nSegue o pedido [https://loja.test/p/7].');
+    await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 'h1', text: 'Oi Lia <3\nVeja https://loja.test/p/7' });
+    const reply = await mailTo('lia@cliente.test', (m) => m.text.includes('Oi Lia'));
+    expect(reply.text.trim()).toBe('Oi Lia <3\nVeja https://loja.test/p/7');
+    expect(reply.html).toContain('Oi Lia &lt;3<br>Veja <a href="https://loja.test/p/7">https://loja.test/p/7</a>');
+  });
 });

@@ -158,7 +158,9 @@ export async function composeMail(m: {
   from: string;
   to: string;
   subject: string;
-  text: string;
+  /** Leave out for an HTML-only mail. */
+  text?: string;
+  html?: string;
   messageId: string;
   inReplyTo?: string;
   references?: string[];
@@ -170,6 +172,7 @@ export async function composeMail(m: {
     to: m.to,
     subject: m.subject,
     text: m.text,
+    html: m.html,
     messageId: `<${m.messageId}>`,
     inReplyTo: m.inReplyTo ? `<${m.inReplyTo}>` : undefined,
     references: m.references?.map((r) => `<${r}>`),

@@ -18,6 +18,7 @@ import { appendMessage, emitMessage, storeRelayedFile, UploadRefused } from '../
 import { customerSend, requestService } from '../service/customer';
 import { fetchNewMail, mailConnectionOf, sendMail, type MailCursor, type OutboundMail } from './email';
 import { contactUser, markRelayParticipant } from './inbound';
+import { htmlToPlain } from './mail-html';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'realtime' | 'storage' | 'config' | 'logger'>;
 type Tx = Prisma.TransactionClient;
@@ -60,7 +61,8 @@ export async function pollMailbox(deps: Deps, settingId: string): Promise<number
 
 /** One mail: recorded by Message-ID, then applied; forgotten again when applying fails (read again next poll). */
 export async function importMail(deps: Deps, setting: ChannelSetting, company: Company, mailbox: string, raw: Buffer): Promise<boolean> {
-  const mail = await simpleParser(raw);
+  // Text parts only: an HTML-only mail is rendered by mailText, the same way wherever its part sits.
+  const mail = await simpleParser(raw, { skipHtmlToText: true });
   const messageId = bareMessageId(mail.messageId ?? `${createHash('sha256').update(raw).digest('hex')}@no-message-id`).slice(0, 500);
   const from = mail.from?.value[0];
   const address = from?.address?.toLowerCase();
@@ -79,6 +81,12 @@ export async function importMail(deps: Deps, setting: ChannelSetting, company: C
     await deps.db.channelInbound.deleteMany({ where: { companyId: company.id, channel: 'email', externalId: messageId } });
     throw err;
   }
+}
+
+/** The mail's words: its plain part, else a text rendering of its HTML (never the HTML itself). */
+function mailText(mail: ParsedMail): string {
+  if (mail.text?.trim()) return mail.text;
+  return typeof mail.html === 'string' ? htmlToPlain(mail.html) : '';
 }
 
 /** The conversation a reply belongs to: by the Message-IDs it answers, else by the subject's tag. */
@@ -114,7 +122,7 @@ async function sendAs(deps: Deps, company: Company, conversation: Conversation, 
 async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, mail: ParsedMail, messageId: string, address: string, name: string) {
   const user = await contactUser(deps, setting, address, name);
   const subject = (mail.subject ?? '').trim().slice(0, 500);
-  const body = stripQuoted(mail.text ?? '');
+  const body = stripQuoted(mailText(mail));
   const clientId = `email:${createHash('sha1').update(messageId).digest('hex')}`;
   const thread = await threadOf(deps, company.id, user, mail);
   let conversationId: string;
