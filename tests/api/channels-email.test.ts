@@ -129,6 +129,10 @@ describe('E-mail integration', () => {
     expect(bare(greeting.inReplyTo)).toBe('first.1@cliente.test');
 
     await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    // The desk is told the customer came by e-mail (service panel and the list).
+    expect(await bia.call('service.details', { domain: c.domain, conversationId: conv.id }, 'query')).toMatchObject({ customerChannel: 'email' });
+    const recents = await bia.call('chat.recents', { domain: c.domain, q: '', timeZone: 'UTC', limit: 50, filter: 'all' }, 'query');
+    expect(recents.items.find((r: { conversationId: string }) => r.conversationId === conv.id)!.others).toContainEqual(expect.objectContaining({ userId: customer.userId, channel: 'email' }));
     await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 'e1', text: 'Olá Tiago, já preparo o orçamento.' });
     const reply = await mailTo('tiago@cliente.test', (m) => m.text.includes('já preparo o orçamento'));
     expect(reply.subject).toBe(greeting.subject);
