@@ -14,7 +14,7 @@ import { startSmtpServer, type ReceivedMail } from '../helpers/smtp';
 
 const { Client } = pg;
 const SMTP_AUTH = { user: 'relay@acme.test', pass: 'smtp-secret' };
-const boxes: ImapUser[] = Array.from({ length: 7 }, (_, i) => ({ user: `support${i}@acme.test`, pass: `imap-secret-${i}` }));
+const boxes: ImapUser[] = Array.from({ length: 8 }, (_, i) => ({ user: `support${i}@acme.test`, pass: `imap-secret-${i}` }));
 
 let server: TestServer;
 let imap: Awaited<ReturnType<typeof startImapServer>>;
@@ -270,5 +270,21 @@ describe('E-mail integration', () => {
     const reply = await mailTo('lia@cliente.test', (m) => m.text.includes('Oi Lia'));
     expect(reply.text.trim()).toBe('Oi Lia <3\nVeja https://loja.test/p/7');
     expect(reply.html).toContain('Oi Lia &lt;3<br>Veja <a href="https://loja.test/p/7">https://loja.test/p/7</a>');
+  });
+
+  it('answering the conclusion with a number rates the service (not a new request)', async () => {
+    const { c, bia, box } = await connected();
+    await imap.deliver(box, await composeMail({ from: 'davi@cliente.test', to: box.user, subject: 'Senha', text: 'Esqueci a senha.', messageId: 'rate.1@cliente.test' }));
+    await until(async () => (await server.db.conversation.count({ where: { companyId: c.company.id } })) === 1);
+    const conv = await server.db.conversation.findFirstOrThrow({ where: { companyId: c.company.id } });
+    await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    await bia.call('service.conclude', { domain: c.domain, conversationId: conv.id });
+    const ask = await mailTo('davi@cliente.test', (m) => m.text.includes('How would you rate this service?'));
+    await imap.deliver(
+      box,
+      await composeMail({ from: 'davi@cliente.test', to: box.user, subject: ask.subject, text: `4\n\nOn Mon, 1 Dec 2026, Loja wrote:\n> ${ask.text.split('\n')[0]}`, messageId: 'rate.2@cliente.test', inReplyTo: bare(ask.messageId) }),
+    );
+    await until(async () => (await server.db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).rating === 4);
+    expect(await server.db.conversation.count({ where: { companyId: c.company.id } })).toBe(1);
   });
 });

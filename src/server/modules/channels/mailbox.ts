@@ -15,7 +15,7 @@ import { isServiceRequest } from '../../../shared/domain/conversations';
 import { bareMessageId, protocolInSubject, replySubject, routeMail, stripQuoted, subjectTag, threadIds } from '../../../shared/domain/email';
 import type { AppDeps } from '../../deps';
 import { appendMessage, emitMessage, storeRelayedFile, UploadRefused } from '../chat/service';
-import { customerSend, requestService } from '../service/customer';
+import { customerSend, rateService, requestService } from '../service/customer';
 import { fetchNewMail, mailConnectionOf, sendMail, type MailCursor, type OutboundMail } from './email';
 import { contactUser, markRelayParticipant } from './inbound';
 import { htmlToPlain } from './mail-html';
@@ -126,6 +126,13 @@ async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, 
   const clientId = `email:${createHash('sha1').update(messageId).digest('hex')}`;
   const thread = await threadOf(deps, company.id, user, mail);
   let conversationId: string;
+  const stars = /^\s*([1-5])\s*$/.exec(body)?.[1];
+  if (thread && thread.state === CONVERSATION_STATE.concluded && stars && thread.creatorId === user.id && thread.takenById && thread.rating === null) {
+    // The answer to the conclusion's "How would you rate this service?": a rating, not a new request.
+    await rateService(deps, user, thread.id, Number(stars));
+    await deps.db.emailMessage.createMany({ data: [{ companyId: company.id, messageId, conversationId: thread.id, subject }], skipDuplicates: true });
+    return;
+  }
   if (thread && thread.state !== CONVERSATION_STATE.concluded) {
     conversationId = thread.id;
     if (body) await sendAs(deps, company, thread, user, clientId, body.slice(0, MAX_TEXT));
