@@ -65,6 +65,8 @@ describe('Telegram', () => {
     expect(customer.telegram).toBe(true);
     await until(() => sendsTo(from).length === 1); // the greeting
     await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    // The desk shows the attendant how this customer came.
+    expect(await bia.call('service.details', { domain: c.domain, conversationId: conv.id }, 'query')).toMatchObject({ customerChannel: 'telegram' });
     const reply = await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 't1', text: 'Olá Tiago!' });
     await until(() => sendsTo(from).some((s) => s.method === 'sendMessage' && s.body.text === 'Olá Tiago!'));
     await until(() => receipts.some((r) => r.userId === customer.userId && r.kind === 'delivered' && r.uptoSeq >= reply.seq));
