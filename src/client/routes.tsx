@@ -228,6 +228,7 @@ const companyRoute: RouteObject = {
     { path: 'faleconosco', element: company('ContactUsPage') },
     { path: 'consultation', element: telemedicine('ConsultationPage') },
     { path: 'book', element: calendar('BookPage') },
+    { path: 'book/cancel/:id', element: calendar('CancelBookingPage') },
     { path: 'ticket/:id', element: company('TicketPage') },
     { path: 'chat/:id', element: company('CustomerChatPage') },
     { path: 'chat/:id/call/:channel', element: calls('CallPage') },

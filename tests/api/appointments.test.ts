@@ -209,6 +209,8 @@ describe('reminders', () => {
     const opened = await server.db.appointment.findUniqueOrThrow({ where: { id } });
     const conversation = await server.db.conversation.findUniqueOrThrow({ where: { id: opened.conversationId! } });
     expect(conversation).toMatchObject({ companyId: c.company.id, creatorId: visitor.userId, inQueue: true });
+    // The customer enters the directory as someone who came through an appointment.
+    expect(await server.db.contact.findFirstOrThrow({ where: { companyId: c.company.id, userIds: { has: visitor.userId } } })).toMatchObject({ source: 'appointment' });
     expect((await server.db.calendarEvent.findUniqueOrThrow({ where: { id: opened.eventId! } })).conversationId).toBe(conversation.id);
     expect(await server.db.notification.count({ where: { userId: c.ana.userId, type: 'appointmentStarts', action: `/i/recent/chat/${conversation.id}` } })).toBe(1);
     const open = await visitor.call('customer.openServices', { domain: c.domain }, 'query');

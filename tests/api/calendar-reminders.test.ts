@@ -40,7 +40,7 @@ describe('calendar reminders', () => {
     const { id } = await c.admin.call('calendar.create', {
       domain: c.domain, title: 'Planning', start, end: new Date(start.getTime() + 30 * MIN), timeZone: 'Europe/Berlin', participantIds: [ana.userId],
     });
-    const task = await a.server.db.scheduledTask.findFirstOrThrow({ where: { eventId: id } });
+    const task = await a.server.db.scheduledTask.findFirstOrThrow({ where: { eventId: id, task: 'eventReminder' } });
     expect(task.startAt.toISOString()).toBe(new Date(start.getTime() - 8 * MIN).toISOString());
 
     // Both clocks pass the due minute; each instance ticks (timers), and both also try at once.
@@ -59,6 +59,50 @@ describe('calendar reminders', () => {
     expect(fired.firedAt).not.toBeNull();
   });
 
+  it("gives the calendar's 3-minute notice (avisar) after the 8-minute reminder, once across two instances", async () => {
+    const databaseUrl = await createTestDatabase();
+    const a = await instance(databaseUrl);
+    const b = await instance(databaseUrl);
+    const c = await serviceCompany(a.server, sockets);
+    const ana = await c.attendant('Ana');
+    const pushed = record(await ana.open(), 'notification:new');
+    const start = inMinutes(30);
+    const { id } = await c.admin.call('calendar.create', {
+      domain: c.domain, title: 'Review', start, end: new Date(start.getTime() + 30 * MIN), timeZone: 'America/Sao_Paulo', isMeeting: true, participantIds: [ana.userId],
+    });
+    const notice = await a.server.db.scheduledTask.findFirstOrThrow({ where: { eventId: id, task: 'eventNotice' } });
+    expect(notice.startAt.toISOString()).toBe(new Date(start.getTime() - 3 * MIN).toISOString());
+    const subtitles = async () =>
+      (await a.server.db.notification.findMany({ where: { userId: ana.userId, type: 'calendarReminder' }, orderBy: { createdAt: 'asc' } })).map((n) => n.subtitle);
+
+    const to = (ms: number) => {
+      a.clock.advance(ms - a.clock.now().getTime());
+      b.clock.advance(ms - b.clock.now().getTime());
+    };
+    to(start.getTime() - 7.5 * MIN);
+    await Promise.all([fireDueReminders(a.server.server.deps), fireDueReminders(b.server.server.deps)]);
+    await until(async () => (await subtitles()).length === 1);
+    // Nothing more until the notice's minute.
+    to(start.getTime() - 4 * MIN);
+    await Promise.all([fireDueReminders(a.server.server.deps), fireDueReminders(b.server.server.deps)]);
+    expect(await subtitles()).toHaveLength(1);
+    to(start.getTime() - 2.5 * MIN);
+    await Promise.all([fireDueReminders(a.server.server.deps), fireDueReminders(b.server.server.deps), fireDueReminders(a.server.server.deps)]);
+    await until(async () => (await subtitles()).length === 2);
+    const said = await subtitles();
+    expect(said[0]).toMatch(/^Starts in 8 min \(\d\d:\d\d America\/Sao_Paulo\)$/);
+    expect(said[1]).toMatch(/^Starts in 3 min \(\d\d:\d\d America\/Sao_Paulo\)$/);
+    await until(() => pushed.filter((n) => n.type === 'calendarReminder' && n.title === 'Review').length === 2);
+    // A meeting's notice leads to its conversation, where its call is.
+    const event = await a.server.db.calendarEvent.findUniqueOrThrow({ where: { id } });
+    const last = await a.server.db.notification.findFirstOrThrow({ where: { userId: ana.userId, type: 'calendarReminder', subtitle: said[1] } });
+    expect(last.action).toBe(`/i/recent/chat/${event.conversationId}`);
+    to(start.getTime() - 1 * MIN);
+    await Promise.all([fireDueReminders(a.server.server.deps), fireDueReminders(b.server.server.deps)]);
+    expect(await subtitles()).toHaveLength(2);
+    expect(await a.server.db.notification.count({ where: { userId: c.admin.userId, type: 'calendarReminder' } })).toBe(2);
+  });
+
   it('fires a reminder that fell due while the server was stopped once at the next start, marked late; skips an ended one', async () => {
     const databaseUrl = await createTestDatabase();
     const first = await instance(databaseUrl);
@@ -75,8 +119,9 @@ describe('calendar reminders', () => {
     clock.advance(start.getTime() - 1 * MIN - Date.now());
     const second = await instance(databaseUrl, clock);
     await until(async () => (await second.server.db.notification.count({ where: { userId: c.admin.userId, type: 'calendarReminderLate' } })) === 1);
-    const task = await second.server.db.scheduledTask.findFirstOrThrow({ where: { eventId: id } });
-    expect(task).toMatchObject({ late: true });
+    // Down through both the 8- and the 3-minute reminder: one late notice, both rows done.
+    const tasks = await second.server.db.scheduledTask.findMany({ where: { eventId: id } });
+    expect(tasks.map((t) => [t.task, t.late, t.firedAt !== null]).sort()).toEqual([['eventNotice', true, true], ['eventReminder', true, true]]);
     const note = await second.server.db.notification.findFirstOrThrow({ where: { userId: c.admin.userId, type: 'calendarReminderLate' } });
     expect(note).toMatchObject({ title: 'Standup', subtitle: expect.stringMatching(/^Starts in 1 min/) });
     // The event that ended while down is marked done without a notification.
@@ -93,7 +138,8 @@ describe('calendar reminders', () => {
     const c = await serviceCompany(server, sockets);
     const start = inMinutes(30);
     const { id } = await c.admin.call('calendar.create', { domain: c.domain, title: 'Daily', start, end: new Date(start.getTime() + 15 * MIN), timeZone: 'UTC', repeat: 'todos' });
-    expect(await server.db.scheduledTask.count({ where: { eventId: id, firedAt: null } })).toBe(15);
+    expect(await server.db.scheduledTask.count({ where: { eventId: id, task: 'eventReminder', firedAt: null } })).toBe(15);
+    expect(await server.db.scheduledTask.count({ where: { eventId: id, task: 'eventNotice', firedAt: null } })).toBe(15);
     clock.advance(start.getTime() - 7.5 * MIN - clock.now().getTime());
     await fireDueReminders(server.server.deps);
     // The tick the clock fired may still be committing what it claimed.
@@ -102,7 +148,7 @@ describe('calendar reminders', () => {
     // The horizon moves with time: a day later the 16th occurrence has its reminder too.
     clock.advance(24 * 60 * MIN);
     await fireDueReminders(server.server.deps);
-    await until(async () => (await server.db.scheduledTask.count({ where: { eventId: id, firedAt: { not: null } } })) === 2);
+    await until(async () => (await server.db.scheduledTask.count({ where: { eventId: id, task: 'eventReminder', firedAt: { not: null } } })) === 2);
     const last = await server.db.scheduledTask.findFirstOrThrow({ where: { eventId: id }, orderBy: { occurrenceStart: 'desc' } });
     expect(last.occurrenceStart.getTime()).toBe(start.getTime() + 15 * 24 * 60 * MIN);
   });

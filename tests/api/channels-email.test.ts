@@ -14,7 +14,7 @@ import { startSmtpServer, type ReceivedMail } from '../helpers/smtp';
 
 const { Client } = pg;
 const SMTP_AUTH = { user: 'relay@acme.test', pass: 'smtp-secret' };
-const boxes: ImapUser[] = Array.from({ length: 7 }, (_, i) => ({ user: `support${i}@acme.test`, pass: `imap-secret-${i}` }));
+const boxes: ImapUser[] = Array.from({ length: 8 }, (_, i) => ({ user: `support${i}@acme.test`, pass: `imap-secret-${i}` }));
 
 let server: TestServer;
 let imap: Awaited<ReturnType<typeof startImapServer>>;
@@ -129,6 +129,10 @@ describe('E-mail integration', () => {
     expect(bare(greeting.inReplyTo)).toBe('first.1@cliente.test');
 
     await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    // The desk is told the customer came by e-mail (service panel and the list).
+    expect(await bia.call('service.details', { domain: c.domain, conversationId: conv.id }, 'query')).toMatchObject({ customerChannel: 'email' });
+    const recents = await bia.call('chat.recents', { domain: c.domain, q: '', timeZone: 'UTC', limit: 50, filter: 'all' }, 'query');
+    expect(recents.items.find((r: { conversationId: string }) => r.conversationId === conv.id)!.others).toContainEqual(expect.objectContaining({ userId: customer.userId, channel: 'email' }));
     await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 'e1', text: 'Olá Tiago, já preparo o orçamento.' });
     const reply = await mailTo('tiago@cliente.test', (m) => m.text.includes('já preparo o orçamento'));
     expect(reply.subject).toBe(greeting.subject);
@@ -240,6 +244,47 @@ describe('E-mail integration', () => {
     );
     await until(async () => (await server.db.message.count({ where: { conversationId, text: 'Sim, até as 10h.' } })) === 1);
     // Nothing opened a request: the answer went into the colleagues' conversation.
+    expect(await server.db.conversation.count({ where: { companyId: c.company.id } })).toBe(1);
+  });
+
+  it('an HTML-only mail is imported as text (never as HTML), and replies carry an HTML alternative', async () => {
+    const { c, bia, box } = await connected();
+    await imap.deliver(
+      box,
+      await composeMail({
+        from: 'Lia <lia@cliente.test>',
+        to: box.user,
+        subject: 'Pedido em HTML',
+        html: '<html><head><style>p{color:red}</style></head><body><p>Ol&aacute; <b>equipe</b>,</p><p>Segue o <a href="https://loja.test/p/7">pedido</a>.</p><img src="cid:logo"><script>alert(1)</script></body></html>',
+        messageId: 'html.1@cliente.test',
+        // With a file beside it the HTML is not the root part: the case mail parsers leave without text.
+        attachments: [{ filename: 'nota.txt', content: Buffer.from('nota'), contentType: 'text/plain' }],
+      }),
+    );
+    await until(async () => (await server.db.message.count({ where: { conversation: { companyId: c.company.id }, type: 'arquivo' } })) === 1);
+    const conv = await server.db.conversation.findFirstOrThrow({ where: { companyId: c.company.id } });
+    const first = await server.db.message.findFirstOrThrow({ where: { conversationId: conv.id, authorId: conv.creatorId, type: 'texto' } });
+    expect(first.text).toBe('Pedido em HTML\n\nOlá equipe,\n\nSegue o pedido [https://loja.test/p/7].');
+    await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 'h1', text: 'Oi Lia <3\nVeja https://loja.test/p/7' });
+    const reply = await mailTo('lia@cliente.test', (m) => m.text.includes('Oi Lia'));
+    expect(reply.text.trim()).toBe('Oi Lia <3\nVeja https://loja.test/p/7');
+    expect(reply.html).toContain('Oi Lia &lt;3<br>Veja <a href="https://loja.test/p/7">https://loja.test/p/7</a>');
+  });
+
+  it('answering the conclusion with a number rates the service (not a new request)', async () => {
+    const { c, bia, box } = await connected();
+    await imap.deliver(box, await composeMail({ from: 'davi@cliente.test', to: box.user, subject: 'Senha', text: 'Esqueci a senha.', messageId: 'rate.1@cliente.test' }));
+    await until(async () => (await server.db.conversation.count({ where: { companyId: c.company.id } })) === 1);
+    const conv = await server.db.conversation.findFirstOrThrow({ where: { companyId: c.company.id } });
+    await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    await bia.call('service.conclude', { domain: c.domain, conversationId: conv.id });
+    const ask = await mailTo('davi@cliente.test', (m) => m.text.includes('How would you rate this service?'));
+    await imap.deliver(
+      box,
+      await composeMail({ from: 'davi@cliente.test', to: box.user, subject: ask.subject, text: `4\n\nOn Mon, 1 Dec 2026, Loja wrote:\n> ${ask.text.split('\n')[0]}`, messageId: 'rate.2@cliente.test', inReplyTo: bare(ask.messageId) }),
+    );
+    await until(async () => (await server.db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).rating === 4);
     expect(await server.db.conversation.count({ where: { companyId: c.company.id } })).toBe(1);
   });
 });

@@ -63,8 +63,12 @@ describe('Telegram', () => {
     expect(await server.db.message.count({ where: { conversationId: conv.id, text: 'Bom dia' } })).toBe(1);
     const customer = conv.participants.find((p) => p.userId === conv.creatorId)!;
     expect(customer.telegram).toBe(true);
+    // The customer enters the directory as someone who came through a channel.
+    expect(await server.db.contact.findFirstOrThrow({ where: { companyId: c.company.id, userIds: { has: conv.creatorId! } } })).toMatchObject({ name: 'Tiago', source: 'channel' });
     await until(() => sendsTo(from).length === 1); // the greeting
     await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    // The desk shows the attendant how this customer came.
+    expect(await bia.call('service.details', { domain: c.domain, conversationId: conv.id }, 'query')).toMatchObject({ customerChannel: 'telegram' });
     const reply = await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 't1', text: 'Olá Tiago!' });
     await until(() => sendsTo(from).some((s) => s.method === 'sendMessage' && s.body.text === 'Olá Tiago!'));
     await until(() => receipts.some((r) => r.userId === customer.userId && r.kind === 'delivered' && r.uptoSeq >= reply.seq));

@@ -105,6 +105,8 @@ describe('a WhatsApp customer', () => {
     const queue = await bia.call('service.queue', { domain: c.domain }, 'query');
     expect(queue.requests.map((r: { conversationId: string }) => r.conversationId)).toContain(conv.id);
     await bia.call('service.take', { domain: c.domain, conversationId: conv.id });
+    // The desk shows the attendant how this customer came.
+    expect(await bia.call('service.details', { domain: c.domain, conversationId: conv.id }, 'query')).toMatchObject({ customerChannel: 'whatsapp' });
     const reply = await bia.call('chat.send', { domain: c.domain, conversationId: conv.id, clientId: 'r1', text: 'Oi Carla, em que posso ajudar?' });
     await until(() => sentTo(from).some((m) => m.text?.body === 'Oi Carla, em que posso ajudar?'));
     const relayed = sentTo(from).find((m) => m.text?.body === 'Oi Carla, em que posso ajudar?')!;

@@ -133,6 +133,12 @@ describe('editors against everyone else', () => {
     await ana.call('forms.update', { domain: d, templateId: t.id, editorIds: [caio.userId] });
     expect(await caio.call('forms.update', { domain: d, templateId: t.id, name: 'Visita' })).toMatchObject({ name: 'Visita' });
     expect((await bia.attempt('forms.update', { domain: d, templateId: t.id, name: 'Outra' })).error?.code).toBe('FORBIDDEN');
+    // The listing and the builder say who else may edit it, by name, and who may change that.
+    const caioName = (await server.db.user.findUniqueOrThrow({ where: { id: caio.userId } })).name;
+    const listed = (await bia.call('forms.templates', { domain: d }, 'query')) as { id: string; editorNames: string[]; mayChangeEditors: boolean }[];
+    expect(listed.find((x) => x.id === t.id)).toMatchObject({ editorNames: [caioName], mayChangeEditors: false });
+    expect(await ana.call('forms.template', { domain: d, templateId: t.id }, 'query')).toMatchObject({ editorIds: [caio.userId], editorNames: [caioName], mayChangeEditors: true });
+    expect(await c.admin.call('forms.template', { domain: d, templateId: t.id }, 'query')).toMatchObject({ mayChangeEditors: true });
 
     // Editors are active members of the company.
     const stranger = await serviceCompany(server, sockets);

@@ -107,6 +107,10 @@ describe('E-mail', () => {
       await composeMail({ from: 'carla@cliente.test', to: BOX.user, subject: sent.subject, text: 'Obrigada!', messageId: 'carla.2@cliente.test', inReplyTo: sent.messageId?.replace(/^<|>$/g, '') }),
     );
     await messages(biaPage).getByText('Obrigada!').waitFor();
+    // The desk says the customer came by e-mail: in the list and in the service panel.
+    await biaPage.getByRole('list', { name: 'Conversations' }).getByRole('listitem').filter({ hasText: 'Carla Cliente' }).getByText('by e-mail').waitFor();
+    await biaPage.goto(`${server.url}/i/recent/chat/${conversation.id}/concluir`);
+    await biaPage.locator('.service-panel').getByText('by e-mail').waitFor();
   });
 
   it('an admin brings an outside address into a single conversation by e-mail from the add-participants panel', async () => {

@@ -147,6 +147,30 @@ describe('customers', () => {
   }, budget(120_000));
 });
 
+describe('customers by profile', () => {
+  it('a member whose profile may neither add nor edit contacts reads the directory without those controls', async () => {
+    const { company, a, b } = await team();
+    const denied = { addContacts: false, editContacts: false };
+    await server.db.profile.create({ data: { companyId: company.id, code: 'leitor', name: 'Leitor', permissions: denied } });
+    await server.db.member.updateMany({ where: { companyId: company.id, userId: b.userId }, data: { profile: 'leitor' } });
+    const contact = await server.db.contact.create({ data: { companyId: company.id, name: 'Marta Cliente', email: 'marta@example.com' } });
+
+    await b.page.goto(`${server.url}/i/recent/customers/all`);
+    await b.page.getByRole('link', { name: 'Marta Cliente' }).waitFor();
+    for (const name of ['Export CSV', 'Merge the two selected']) expect(await b.page.getByRole('button', { name }).count()).toBe(0);
+    expect(await b.page.getByRole('link', { name: 'Add customer' }).count()).toBe(0);
+    expect(await b.page.getByRole('heading', { name: 'Import from CSV' }).count()).toBe(0);
+    await b.page.getByRole('link', { name: 'Marta Cliente' }).click();
+    await b.page.getByText('marta@example.com').first().waitFor();
+    expect(await b.page.getByRole('link', { name: 'Edit', exact: true }).count()).toBe(0);
+    expect(await b.page.getByRole('button', { name: 'Remove', exact: true }).count()).toBe(0);
+
+    // The admin keeps them.
+    await a.page.goto(`${server.url}/i/recent/customers/${contact.id}`);
+    await a.page.getByRole('link', { name: 'Edit', exact: true }).waitFor();
+  }, budget(120_000));
+});
+
 describe('the front door', () => {
   it('from /, a company domain leads to that company page', async () => {
     const owner = await createUser(server.db, { name: 'Dona' });

@@ -148,4 +148,35 @@ describe('forms', () => {
     // The creator keeps it.
     expect(await admin.getByText('Private', { exact: true }).first().isVisible()).toBe(true);
   }, budget(240_000));
+
+  it('the creator picks who else may edit the template; the listing names them and they may edit, others only read', async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Editora');
+    const caio = await c.attendant('Caio Leitor');
+    for (const p of [c.admin, bia, caio]) await server.db.user.update({ where: { id: p.userId }, data: { defaultCompanyId: c.company.id } });
+    const admin = await pageFor(c.admin);
+    await admin.goto(`${server.url}/i/forma/new`);
+    await admin.getByLabel('Form name').fill('Checklist de instalação');
+    await admin.getByLabel('New field').selectOption('checkbox');
+    await admin.getByRole('button', { name: 'Add field' }).click();
+    await admin.getByLabel('Bia Editora may edit it').check();
+    await admin.getByRole('button', { name: 'Save form' }).click();
+    await admin.waitForURL(/\/i\/forma\/[0-9a-f-]{36}$/);
+    const templateId = admin.url().split('/').pop()!;
+    expect((await server.db.formTemplate.findUniqueOrThrow({ where: { id: templateId } })).editorIds).toEqual([bia.userId]);
+
+    await admin.goto(`${server.url}/i/settings/forms`);
+    const row = admin.getByRole('row', { name: /Checklist de instalação/ });
+    await row.getByRole('cell', { name: 'Bia Editora', exact: true }).waitFor();
+
+    // The editor may change it but not who edits; a colleague only reads, and is told who edits.
+    const biaPage = await pageFor(bia);
+    await biaPage.goto(`${server.url}/i/forma/${templateId}`);
+    await biaPage.getByRole('button', { name: 'Save form' }).waitFor();
+    await biaPage.getByText('Who else may edit it: Bia Editora').waitFor();
+    const caioPage = await pageFor(caio);
+    await caioPage.goto(`${server.url}/i/forma/${templateId}`);
+    await caioPage.getByText('Who else may edit it: Bia Editora').waitFor();
+    expect(await caioPage.getByRole('button', { name: 'Save form' }).count()).toBe(0);
+  }, budget(120_000));
 });

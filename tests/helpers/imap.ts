@@ -158,7 +158,9 @@ export async function composeMail(m: {
   from: string;
   to: string;
   subject: string;
-  text: string;
+  /** Leave out for an HTML-only mail. */
+  text?: string;
+  html?: string;
   messageId: string;
   inReplyTo?: string;
   references?: string[];
@@ -170,10 +172,53 @@ export async function composeMail(m: {
     to: m.to,
     subject: m.subject,
     text: m.text,
+    html: m.html,
     messageId: `<${m.messageId}>`,
     inReplyTo: m.inReplyTo ? `<${m.inReplyTo}>` : undefined,
     references: m.references?.map((r) => `<${r}>`),
     attachments: m.attachments,
   });
   return composer.compile().build();
+}
+
+/**
+ * A TCP relay in front of the IMAP server, so a test can cut the app's connections the way a
+ * network or a server restart would (`drop`), and keep new ones out for a while (`refuse`).
+ */
+export async function startTcpRelay(target: { host: string; port: number }) {
+  const open = new Set<import('node:net').Socket>();
+  let refusing = false;
+  const srv = createServer((inbound) => {
+    if (refusing) return void inbound.destroy();
+    const outbound = connect(target.port, target.host);
+    open.add(inbound);
+    open.add(outbound);
+    const end = () => {
+      inbound.destroy();
+      outbound.destroy();
+      open.delete(inbound);
+      open.delete(outbound);
+    };
+    inbound.on('error', end).on('close', end);
+    outbound.on('error', end).on('close', end);
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  return {
+    host: '127.0.0.1',
+    port: (srv.address() as { port: number }).port,
+    /** How many connections pass through now (each has two sockets). */
+    connections: () => open.size / 2,
+    drop() {
+      for (const s of open) s.destroy();
+    },
+    refuse(on: boolean) {
+      refusing = on;
+    },
+    async close() {
+      this.drop();
+      await new Promise<void>((resolve) => srv.close(() => resolve()));
+    },
+  };
 }

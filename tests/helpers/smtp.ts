@@ -7,6 +7,8 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative, when the mail has one. */
+  html?: string;
   from?: string;
   messageId?: string;
   inReplyTo?: string;
@@ -44,6 +46,7 @@ export async function startSmtpServer(opts: { reject?: RegExp; auth?: { user: st
             to: to?.value[0]?.address ?? '',
             subject: mail.subject ?? '',
             text: mail.text ?? '',
+            html: typeof mail.html === 'string' ? mail.html : undefined,
             from: mail.from?.value[0]?.address,
             messageId: mail.messageId,
             inReplyTo: mail.inReplyTo,

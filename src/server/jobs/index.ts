@@ -9,7 +9,7 @@ import { SIGN_IN_PAIR_PREFIX, SIGN_IN_THROTTLE } from '../modules/identity/rate-
 import { purgeExpiredGuests } from '../modules/identity/service';
 import { emailOfflineParticipants, purgeOldNotifications } from '../modules/notifications/service';
 import { startQueueAlarm } from '../modules/service/alarm';
-import { startMailPoller } from '../modules/channels/mailbox';
+import { startMailWatch } from '../modules/channels/mail-watch';
 import { startChannelWorker } from '../modules/channels/outbox';
 
 type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'realtime' | 'mailer' | 'config' | 'storage'>;
@@ -73,8 +73,8 @@ export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
   const reminders = startReminders(deps);
   // Claims rows with FOR UPDATE SKIP LOCKED: every instance runs it.
   const channelWorker = startChannelWorker(deps);
-  // Every instance reads the mailboxes; each mail is recorded by its Message-ID before it is applied.
-  const mailPoller = startMailPoller(deps);
+  // Every instance watches the mailboxes (IDLE, polling as fallback); each mail is recorded by its Message-ID before it is applied.
+  const mailPoller = startMailWatch(deps);
   return {
     stop: async () => {
       queueAlarm.stop();

@@ -61,3 +61,11 @@ export function parseRecentsSearch(q: string): RecentsSearch {
   }
   return { text, protocolDigits, date };
 }
+
+/** How an outside person reaches a conversation: the relay their participation is marked with. */
+export type RelayChannel = 'email' | 'whatsapp' | 'telegram';
+
+export function relayChannelOf(p: { email?: boolean | null; whatsapp?: boolean | null; telegram?: boolean | null } | null | undefined): RelayChannel | null {
+  if (!p) return null;
+  return p.email ? 'email' : p.whatsapp ? 'whatsapp' : p.telegram ? 'telegram' : null;
+}

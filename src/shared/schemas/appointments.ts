@@ -14,6 +14,7 @@ export const APPOINTMENT_MESSAGES = {
   range: 'Choose a range of at most 62 days',
   nameRequired: 'Fill in all fields',
   email: 'Invalid email',
+  badLink: 'This link is not valid',
 } as const;
 const M = APPOINTMENT_MESSAGES;
 
@@ -57,3 +58,6 @@ export const rescheduleInput = z.object({ ...inCompany, appointmentId: id, start
 /** The public page: a visitor books for himself. */
 export const publicBookInput = bookInput;
 export const publicSlotsInput = slotsInput;
+
+/** The cancel link of the customer's e-mail: the appointment and its signature (no account needed). */
+export const cancelLinkInput = z.object({ ...inCompany, appointmentId: id, token: z.string().trim().min(1).max(128) });

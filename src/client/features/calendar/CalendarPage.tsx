@@ -16,13 +16,14 @@ import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { inferRouterOutputs } from '@trpc/server';
-import { BellRing, CalendarPlus, Link2, Pencil, Trash2, Video } from 'lucide-react';
+import { BellRing, CalendarPlus, Link2, MessageSquare, Pencil, Trash2, Video } from 'lucide-react';
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { CALENDAR_DEFAULT_SCROLL } from '../../../shared/constants';
+import { CALENDAR_DEFAULT_SCROLL, CALL_TYPE } from '../../../shared/constants';
 import type { AppRouter } from '../../../server/router';
 import { trpc } from '../../trpc';
 import { Button, ButtonLink, ConfirmDialog, Facts, FormError, ModalDialog, RefusalState, TextField, toast } from '../../ui';
+import { enterCall, prepareCall, useCallsState } from '../calls/store';
 import { MemberScreen } from '../service/MemberScreen';
 import { useSocketEvent } from '../service/live';
 import { useCalendarMessage } from './texts';
@@ -207,6 +208,25 @@ function EventDialog({ domain, occ, onClose, onChanged }: { domain: string; occ:
       onClose();
     },
   });
+  const utils = trpc.useUtils();
+  const { active } = useCallsState();
+  const [joining, setJoining] = useState(false);
+  const [joinError, setJoinError] = useState<unknown>(null);
+  // Join the meeting's call when it is going on, else start it (the device chooser first); the
+  // call is its conversation's, so the chat's call buttons and this one meet in the same room.
+  const join = async (conversationId: string) => {
+    setJoining(true);
+    setJoinError(null);
+    try {
+      const running = await utils.calls.openInConversation.fetch({ domain, conversationId }, { staleTime: 0 });
+      onClose();
+      if (running && !running.concluded) await enterCall({ callId: running.id });
+      else prepareCall({ domain, conversationId, type: CALL_TYPE.video });
+    } catch (err) {
+      setJoinError(err);
+      setJoining(false);
+    }
+  };
   const edit = (scope: Scope) =>
     void navigate(`/i/calendar/editMeeting?id=${occ.eventId}&scope=${scope}&occurrence=${new Date(occ.occurrenceStart).toISOString()}`);
   const del = (scope: Scope) => remove.mutate({ domain, eventId: occ.eventId, scope, occurrenceStart: occ.occurrenceStart });
@@ -247,9 +267,14 @@ function EventDialog({ domain, occ, onClose, onChanged }: { domain: string; occ:
             </Button>
           )}
           {occ.isMeeting && occ.conversationId && (
-            <Button variant="primary" icon={Video} onPress={() => void navigate(`/i/recent/chat/${occ.conversationId}?call=1`)}>
-              <Trans>Join</Trans>
-            </Button>
+            <>
+              <Button variant="secondary" icon={MessageSquare} onPress={() => void navigate(`/i/recent/chat/${occ.conversationId}`)}>
+                <Trans>Conversation</Trans>
+              </Button>
+              <Button variant="primary" icon={Video} isDisabled={joining || !!active} onPress={() => void join(occ.conversationId!)}>
+                <Trans>Join</Trans>
+              </Button>
+            </>
           )}
         </>
       }
@@ -263,7 +288,7 @@ function EventDialog({ domain, occ, onClose, onChanged }: { domain: string; occ:
           !!occ.description && [t`Description`, occ.description],
         ]}
       />
-      <FormError message={message(remove.error)} />
+      <FormError message={message(remove.error) ?? message(joinError as { message: string } | null)} />
     </ModalDialog>
   );
 }

@@ -1,14 +1,15 @@
 /**
  * The company's public page offers appointments (issue 15): a link on /{emp} when somebody takes
  * them and the plan has `calendar`, and /{emp}/book to choose the attendant and a free time and
- * give a name and e-mail (the confirmation with an .ics invitation goes there).
+ * give a name and e-mail (the confirmation with an .ics invitation goes there), and
+ * /{emp}/book/cancel/{id}?t=… where the customer cancels from the e-mail's signed link.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import { CalendarCheck, CalendarPlus } from 'lucide-react';
+import { CalendarCheck, CalendarPlus, CalendarX } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../trpc';
-import { ButtonLink, EmptyState, Facts, LoadingSkeleton, PageTitle } from '../../ui';
+import { Button, ButtonLink, ConfirmDialog, EmptyState, Facts, LoadingSkeleton, PageTitle, RefusalState } from '../../ui';
 import { BookingForm } from './SlotPicker';
 import { useCalendarMessage } from './texts';
 
@@ -67,6 +68,69 @@ export function BookPage() {
   return (
     <section className="page schedule-public">
       <PageTitle title={t`Book an appointment`} />
+      <Link to={`/${domain}`} className="back-link"><Trans>Back to the company's page</Trans></Link>
+      {body}
+    </section>
+  );
+}
+
+/** /{emp}/book/cancel/{id}?t=…: the e-mail's link; no account, the signature opens this one appointment. */
+export function CancelBookingPage() {
+  const { t, i18n } = useLingui();
+  const domain = useParams().emp!;
+  const appointmentId = useParams().id!;
+  const token = useSearchParams()[0].get('t') ?? '';
+  const message = useCalendarMessage();
+  const input = { domain, appointmentId, token };
+  const view = trpc.booking.byLink.useQuery(input, { retry: false, enabled: !!token });
+  const cancel = trpc.booking.cancelByLink.useMutation({ onSuccess: () => void view.refetch() });
+  const [asking, setAsking] = useState(false);
+  const a = view.data;
+  let body;
+  if (!token) body = <RefusalState title={t`This link is not valid`} />;
+  else if (view.isPending) body = <LoadingSkeleton variant="form" />;
+  else if (view.error) body = <RefusalState title={message(view.error) ?? ''} />;
+  else if (a) {
+    // Shown in the attendant's zone, named, like the e-mail: the link may open anywhere.
+    const when = `${i18n.date(new Date(a.start), { dateStyle: 'full', timeStyle: 'short', timeZone: a.timeZone })} (${a.timeZone})`;
+    const facts = <Facts items={[[t`When`, when], [t`With`, a.attendantName], [t`Name`, a.customerName]]} />;
+    if (a.cancelled) {
+      body = (
+        <div role="status">
+          <EmptyState icon={CalendarX} title={t`This appointment is cancelled`} description={t`The time is free again. You can book another one.`} />
+          {facts}
+          <ButtonLink variant="secondary" icon={CalendarPlus} to={`/${domain}/book`}><Trans>Book an appointment</Trans></ButtonLink>
+        </div>
+      );
+    } else {
+      body = (
+        <div className="schedule-done">
+          {facts}
+          {a.started ? (
+            <EmptyState title={t`This appointment has already started`} />
+          ) : (
+            <Button variant="danger" icon={CalendarX} onPress={() => setAsking(true)}><Trans>Cancel the appointment</Trans></Button>
+          )}
+          {asking && (
+            <ConfirmDialog
+              title={t`Cancel this appointment?`}
+              confirmLabel={t`Cancel the appointment`}
+              danger
+              pending={cancel.isPending}
+              error={message(cancel.error)}
+              onConfirm={() => cancel.mutate(input, { onSuccess: () => setAsking(false) })}
+              onCancel={() => setAsking(false)}
+            >
+              <Trans>The attendant will be told, and the time will be free for others.</Trans>
+            </ConfirmDialog>
+          )}
+        </div>
+      );
+    }
+  }
+  return (
+    <section className="page schedule-public">
+      <PageTitle title={t`Your appointment`} />
       <Link to={`/${domain}`} className="back-link"><Trans>Back to the company's page</Trans></Link>
       {body}
     </section>

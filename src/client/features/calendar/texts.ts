@@ -24,6 +24,7 @@ const TEXTS: Record<string, MessageDescriptor> = {
   [A.past]: msg`This appointment has already started`,
   [A.schedule]: msg`Check the availability: slots of 5 to 480 minutes, a buffer of at most 240, windows that do not overlap`,
   [A.range]: msg`Choose a range of at most 62 days`,
+  [A.badLink]: msg`This link is not valid`,
 };
 
 export function useCalendarMessage() {

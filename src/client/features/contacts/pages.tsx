@@ -10,7 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { AppRouter } from '../../../server/router';
 import { CONTACT_LIMITS, type ExtraField } from '../../../shared/domain/contacts';
-import { useServerMessage } from '../../guard/company';
+import { useMyStanding, useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { FormError, TextField } from '../../ui';
@@ -37,6 +37,8 @@ function Directory({ domain }: { domain: string }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [merging, setMerging] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
+  // Offer only what the profile allows (add contacts / edit contacts); the server enforces it anyway.
+  const may = useMyStanding()?.permissions;
   const list = trpc.contacts.list.useInfiniteQuery({ domain, q: q.trim() || undefined, limit: 50 }, { getNextPageParam: (p) => p.nextCursor ?? undefined });
   const merge = trpc.contacts.merge.useMutation({ onSuccess: () => (setSelected([]), setMerging(false), void utils.contacts.invalidate()) });
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
@@ -68,18 +70,24 @@ function Directory({ domain }: { domain: string }) {
           </label>
           <input id="contacts-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
         </div>
-        <Link className="button" to="/i/recent/customers/edit">
-          <Trans>Add customer</Trans>
-        </Link>
-        <button type="button" className="button button-secondary" onClick={() => void exportCsv()}>
-          <Trans>Export CSV</Trans>
-        </button>
-        <button type="button" className="button button-secondary" disabled={pair.length !== 2} onClick={() => setMerging(true)}>
-          <Trans>Merge the two selected</Trans>
-        </button>
+        {may?.addContacts && (
+          <Link className="button" to="/i/recent/customers/edit">
+            <Trans>Add customer</Trans>
+          </Link>
+        )}
+        {may?.editContacts && (
+          <>
+            <button type="button" className="button button-secondary" onClick={() => void exportCsv()}>
+              <Trans>Export CSV</Trans>
+            </button>
+            <button type="button" className="button button-secondary" disabled={pair.length !== 2} onClick={() => setMerging(true)}>
+              <Trans>Merge the two selected</Trans>
+            </button>
+          </>
+        )}
       </div>
       <FormError message={exportError} />
-      <ImportPanel domain={domain} onDone={() => void utils.contacts.list.invalidate()} />
+      {may?.addContacts && <ImportPanel domain={domain} onDone={() => void utils.contacts.list.invalidate()} />}
       {list.isPending && <Spinner />}
       {list.isError && <FormError message={serverMessage(list.error)} />}
       {list.isSuccess && (
@@ -168,6 +176,7 @@ function Customer({ domain, id }: { domain: string; id: string }) {
   const serverMessage = useServerMessage();
   const contact = trpc.contacts.get.useQuery({ domain, contactId: id }, { retry: false });
   const [removing, setRemoving] = useState(false);
+  const may = useMyStanding()?.permissions;
   const remove = trpc.contacts.remove.useMutation({ onSuccess: () => void navigate('/i/recent/customers/all') });
   if (contact.isPending) return <Spinner />;
   if (contact.isError)
@@ -215,14 +224,16 @@ function Customer({ domain, id }: { domain: string; id: string }) {
         </dt>
         <dd className="contact-notes">{c.notes || '—'}</dd>
       </dl>
-      <div className="form-actions">
-        <Link className="button" to={`/i/recent/customers/edit?id=${c.id}`}>
-          <Trans>Edit</Trans>
-        </Link>
-        <button type="button" className="button button-secondary" onClick={() => setRemoving(true)}>
-          <Trans>Remove</Trans>
-        </button>
-      </div>
+      {may?.editContacts && (
+        <div className="form-actions">
+          <Link className="button" to={`/i/recent/customers/edit?id=${c.id}`}>
+            <Trans>Edit</Trans>
+          </Link>
+          <button type="button" className="button button-secondary" onClick={() => setRemoving(true)}>
+            <Trans>Remove</Trans>
+          </button>
+        </div>
+      )}
       <section aria-labelledby="history-title">
         <h3 id="history-title">
           <Trans>Conversations</Trans>

@@ -7,6 +7,7 @@ import { trpc } from '../../trpc';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { FormError, FormNotice } from '../../ui/Form';
 import { PageTitle } from '../../ui/PageTitle';
+import { Spinner } from '../../ui/Spinner';
 import { LoadingSkeleton } from '../../ui';
 import { UnsavedChangesGuard } from '../../ui/UnsavedChanges';
 import { builderReducer, type BuilderAction } from './builder';
@@ -44,6 +45,7 @@ function Builder({ domain, templateId }: { domain: string; templateId: string | 
   const template = trpc.forms.template.useQuery({ domain, templateId: templateId ?? '' }, { enabled: !!templateId, retry: false });
   const [fields, dispatch] = useReducer(builderReducer, []);
   const [name, setName] = useState('');
+  const [editorIds, setEditorIds] = useState<string[]>([]);
   const [dirty, setDirty] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -56,6 +58,7 @@ function Builder({ domain, templateId }: { domain: string; templateId: string | 
   useEffect(() => {
     if (!loaded || dirty) return;
     setName(loaded.name);
+    setEditorIds(loaded.editorIds);
     dispatch({ type: 'reset', fields: loaded.fields });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded?.id, loaded?.version, loaded?.updatedAt]);
@@ -82,8 +85,10 @@ function Builder({ domain, templateId }: { domain: string; templateId: string | 
   const remove = trpc.forms.delete.useMutation({ onSuccess: () => void navigate('/i/settings/forms', { replace: true }) });
   const save = async () => {
     try {
-      if (templateId) await update.mutateAsync({ domain, templateId, name, fields });
-      else await create.mutateAsync({ domain, name, fields });
+      // Editors are sent only by who may change them (the creator and admins); others keep them as they are.
+      const editors = !loaded || loaded.mayChangeEditors ? { editorIds } : {};
+      if (templateId) await update.mutateAsync({ domain, templateId, name, fields, ...editors });
+      else await create.mutateAsync({ domain, name, fields, ...editors });
       return true;
     } catch {
       return false;
@@ -166,6 +171,18 @@ function Builder({ domain, templateId }: { domain: string; templateId: string | 
               }}
             />
           </div>
+          <EditorsPicker
+            domain={domain}
+            editorIds={editorIds}
+            names={loaded?.editorNames ?? []}
+            creatorId={loaded?.creatorId ?? null}
+            canChange={!readOnly && (!loaded || loaded.mayChangeEditors)}
+            onChange={(ids) => {
+              setEditorIds(ids);
+              setDirty(true);
+              setNotice(null);
+            }}
+          />
           <ol className="builder-fields" aria-label={t`Fields of the form`}>
             {fields.map((field, index) => (
               <FieldEditor key={field.id} field={field} index={index} count={fields.length} readOnly={readOnly} onChange={change} onMove={move} />
@@ -407,5 +424,42 @@ function NumberInput({ label, value, onChange }: { label: string; value: number 
       <label htmlFor={id}>{label}</label>
       <input id={id} type="number" value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))} />
     </div>
+  );
+}
+
+/**
+ * Who else may edit the template (spec: templateEditableFor). The creator and admins choose among
+ * the colleagues; everyone else sees the names.
+ */
+function EditorsPicker(props: { domain: string; editorIds: string[]; names: string[]; creatorId: string | null; canChange: boolean; onChange: (ids: string[]) => void }) {
+  const { t } = useLingui();
+  const colleagues = trpc.chat.contacts.useQuery({ domain: props.domain, limit: 200 }, { enabled: props.canChange });
+  if (!props.canChange) {
+    return (
+      <p className="muted">
+        <Trans>Who else may edit it</Trans>: {props.names.length ? props.names.join(', ') : '—'}
+      </p>
+    );
+  }
+  const others = colleagues.data?.items.filter((c) => c.userId !== props.creatorId) ?? [];
+  return (
+    <fieldset className="field builder-editors">
+      <legend>
+        <Trans>Who else may edit it</Trans>
+      </legend>
+      {colleagues.isPending && <Spinner />}
+      {others.map((c) => (
+        <label key={c.userId} className="checkbox">
+          <input
+            type="checkbox"
+            aria-label={t`${c.name} may edit it`}
+            checked={props.editorIds.includes(c.userId)}
+            onChange={(e) => props.onChange(e.target.checked ? [...props.editorIds, c.userId] : props.editorIds.filter((id) => id !== c.userId))}
+          />
+          <span>{c.name}</span>
+        </label>
+      ))}
+      {colleagues.isSuccess && others.length === 0 && <p className="muted">—</p>}
+    </fieldset>
   );
 }

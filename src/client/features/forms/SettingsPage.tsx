@@ -84,6 +84,9 @@ function FormsSettings({ domain, isAdmin }: { domain: string; isAdmin: boolean }
                   <Trans>Creator</Trans>
                 </th>
                 <th scope="col">
+                  <Trans>Editors</Trans>
+                </th>
+                <th scope="col">
                   <Trans>Submitted</Trans>
                 </th>
                 <th scope="col">
@@ -116,6 +119,7 @@ function FormsSettings({ domain, isAdmin }: { domain: string; isAdmin: boolean }
                   <td>{date(row.createdAt)}</td>
                   <td>{date(row.updatedAt)}</td>
                   <td>{row.creatorName ?? '—'}</td>
+                  <td>{row.editorNames.join(', ') || '—'}</td>
                   <td>{row.submissions}</td>
                   <td className="row-actions">
                     {row.rights.export && (

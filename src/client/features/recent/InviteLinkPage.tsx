@@ -6,6 +6,36 @@ import { FormError } from '../../ui/Form';
 import { Spinner } from '../../ui/Spinner';
 import { MemberScreen } from '../service/MemberScreen';
 
+/**
+ * Copies a text. The Clipboard API exists only on secure pages (https or localhost): a server
+ * reached over plain http on its LAN address has none, so the older copy command over a hidden
+ * field is tried before telling the person to copy it themselves.
+ */
+async function copyText(text: string): Promise<boolean> {
+  if (navigator.clipboard) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      // Refused (no permission, page not focused): try the older way below.
+    }
+  }
+  const field = document.createElement('textarea');
+  field.value = text;
+  field.setAttribute('readonly', '');
+  field.style.position = 'fixed';
+  field.style.opacity = '0';
+  document.body.appendChild(field);
+  field.select();
+  try {
+    return document.execCommand('copy');
+  } catch {
+    return false;
+  } finally {
+    field.remove();
+  }
+}
+
 /** /i/optionsList/inviteLink: the company's invitation link (shortened when a shortener is set up), to copy or scan. */
 export function InviteLinkPage() {
   const { t } = useLingui();
@@ -35,12 +65,7 @@ function InviteLink({ domain }: { domain: string }) {
         <button
           type="button"
           className="button"
-          onClick={() =>
-            void navigator.clipboard?.writeText(url).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
+          onClick={() => void copyText(url).then(setCopied)}
         >
           <Trans>Copy link</Trans>
         </button>

@@ -18,6 +18,7 @@ import { ConversationAvatar, PresenceDot, Ticks } from '../chat/parts';
 import type { Recent } from '../chat/types';
 import { unreadLabel } from './recents';
 import { useSocketEvent } from '../service/live';
+import { ChannelBadge } from '../service/ChannelBadge';
 
 /** The desk's views of the list (chat.recents `filter`), kept in the address (?show=). */
 const FILTERS: readonly { key: RecentsFilter; label: MessageDescriptor }[] = [
@@ -203,6 +204,8 @@ function RecentItem({ recent }: { recent: Recent }) {
   const summary = last ? messageSummary(last, i18n) : null;
   const at = recent.lastMessageAt ?? last?.createdAt;
   const title = recent.title || t`(no title)`;
+  // A customer who wrote by e-mail, WhatsApp or Telegram: answers go out there.
+  const channel = recent.others.find((o) => o.channel)?.channel;
 
   return (
     <li className={recent.unread > 0 ? 'recent-item unread' : 'recent-item'}>
@@ -214,6 +217,7 @@ function RecentItem({ recent }: { recent: Recent }) {
         <span className="recent-main">
           <span className="recent-row">
             <span className="recent-title">{title}</span>
+            <ChannelBadge channel={channel} />
             {at && (
               <time className="recent-time" dateTime={new Date(at).toISOString()}>
                 {listTime(at, i18n.locale)}

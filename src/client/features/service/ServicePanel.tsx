@@ -7,6 +7,7 @@ import { Dialog } from '../../ui/Dialog';
 import { FormError, FormNotice } from '../../ui/Form';
 import { TextField } from '../../ui/fields';
 import { Spinner } from '../../ui/Spinner';
+import { ChannelBadge } from './ChannelBadge';
 import { formatProtocol, STATE_BADGE, STATE_LABELS } from './labels';
 import { useSocketEvent } from './live';
 import { MemberScreen } from './MemberScreen';
@@ -61,7 +62,9 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
         <dt>
           <Trans>Customer</Trans>
         </dt>
-        <dd>{d.customer?.name || d.title || '—'}</dd>
+        <dd>
+          {d.customer?.name || d.title || '—'} <ChannelBadge channel={d.customerChannel} />
+        </dd>
         <dt>
           <Trans>Queue</Trans>
         </dt>

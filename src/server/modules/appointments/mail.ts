@@ -15,6 +15,8 @@ interface Who {
   domain: string;
   attendantName: string;
   publicUrl: string;
+  /** The signed page where the customer cancels, without an account (absent once cancelled). */
+  cancelUrl?: string | null;
 }
 
 /** The moment in the customer's words: UTC plus the attendant's zone (we do not know theirs). */
@@ -55,6 +57,7 @@ export function appointmentMail(a: Appointment, who: Who, timeZone: string, kind
     `${when(a, timeZone)} with ${who.attendantName} (${who.companyName}).`,
     '',
     `${who.publicUrl}/${who.domain}`,
+    ...(kind !== 'cancelled' && who.cancelUrl ? ['', `To cancel: ${who.cancelUrl}`] : []),
   ];
   return {
     to: a.customerEmail,

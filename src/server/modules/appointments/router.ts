@@ -11,12 +11,13 @@
  *   booking.attendants q {domain} -> [] unless the plan has `calendar`
  *   booking.slots q {domain, attendantId, from, to}
  *   booking.book m {domain, attendantId, start, name, email} (a signed-in or anonymous visitor)
+ *   booking.byLink q / cancelByLink m {domain, appointmentId, token}: the e-mail's signed cancel link
  * Socket: appointments:changed {appointmentId} to the attendant.
  */
 import { z } from 'zod';
 import { planIncludes } from '../../../shared/domain/company';
 import { isTimeZone } from '../../../shared/domain/recurrence';
-import { appointmentIdInput, bookInput, myAppointmentsInput, publicBookInput, publicSlotsInput, rescheduleInput, saveScheduleInput, slotsInput } from '../../../shared/schemas/appointments';
+import { appointmentIdInput, bookInput, cancelLinkInput, myAppointmentsInput, publicBookInput, publicSlotsInput, rescheduleInput, saveScheduleInput, slotsInput } from '../../../shared/schemas/appointments';
 import { domainSchema } from '../../../shared/schemas/company';
 import { memberProcedure, participantProcedure, publicProcedure, router } from '../../trpc';
 import { requirePlan } from '../company/plan';
@@ -55,4 +56,9 @@ export const bookingRouter = router({
     requirePlan(company, 'calendar');
     return appointments.book(ctx, { company, attendantId: input.attendantId, start: input.start, customerId: ctx.user.id, name: input.name, email: input.email, bookedBy: ctx.user });
   }),
+  // The signature is the authority (no account): it opens one appointment of this company.
+  byLink: publicProcedure.input(cancelLinkInput).query(async ({ ctx, input }) =>
+    appointments.appointmentByLink(ctx, await findCompany(ctx.db, input.domain), input.appointmentId, input.token)),
+  cancelByLink: publicProcedure.meta({ rate: 'conversations' }).input(cancelLinkInput).mutation(async ({ ctx, input }) =>
+    appointments.cancelByLink(ctx, await findCompany(ctx.db, input.domain), input.appointmentId, input.token)),
 });

@@ -5,6 +5,7 @@
  * (fromAgendamento, reminded 15 minutes before) are written in one transaction; the unique index on
  * (attendantId, bookedStart) refuses a second booking of a slot, however the requests race.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { Prisma, type Appointment, type Company, type Member, type User } from '../../../generated/prisma/client';
 import { CONVERSATION_TYPE } from '../../../shared/constants';
@@ -102,11 +103,74 @@ async function mailCustomer(deps: AppointmentDeps, company: Company, a: Appointm
     const [settings, names] = await Promise.all([loadSchedule(deps.db, company.id, a.attendantId), people(deps.db, [a.attendantId])]);
     // A rising SEQUENCE lets the customer's calendar replace the entry it has.
     const sequence = Math.max(0, Math.floor((deps.clock.now().getTime() - a.createdAt.getTime()) / 1000));
-    const who = { companyName: company.name, domain: company.domain, attendantName: names.get(a.attendantId) ?? '', publicUrl: deps.config.publicUrl };
+    const who = {
+      companyName: company.name, domain: company.domain, attendantName: names.get(a.attendantId) ?? '', publicUrl: deps.config.publicUrl,
+      cancelUrl: cancelUrl(deps.config, company.domain, a.id),
+    };
     await deps.mailer.send(appointmentMail(a, who, settings?.timeZone ?? 'UTC', kind, sequence));
   } catch (err) {
     deps.logger.error({ err, appointmentId: a.id }, 'appointment e-mail failed');
   }
+}
+
+/**
+ * The customer's cancel link is signed with the app's secret (HMAC of the appointment id): it
+ * needs no account and no stored token, and opens only the appointment it was made for.
+ */
+export function cancelToken(secret: string, appointmentId: string) {
+  return createHmac('sha256', secret).update(`appointment-cancel:${appointmentId}`).digest('base64url').slice(0, 32);
+}
+function cancelUrl(config: AppDeps['config'], domain: string, appointmentId: string) {
+  if (!config.appSecret) return null;
+  return `${config.publicUrl}/${domain}/book/cancel/${appointmentId}?t=${cancelToken(config.appSecret, appointmentId)}`;
+}
+
+/** The appointment a cancel link names, in the link's company; anything else is 'not valid'. */
+async function byLink(deps: AppointmentDeps, company: Company, appointmentId: string, token: string) {
+  const expected = deps.config.appSecret ? Buffer.from(cancelToken(deps.config.appSecret, appointmentId)) : null;
+  const given = Buffer.from(token);
+  if (!expected || expected.length !== given.length || !timingSafeEqual(expected, given)) throw fail('NOT_FOUND', M.badLink);
+  const a = await deps.db.appointment.findFirst({ where: { id: appointmentId, companyId: company.id } });
+  if (!a) throw fail('NOT_FOUND', M.badLink);
+  return a;
+}
+
+/** What the customer's cancel page shows: when, with whom, and whether it can still be cancelled. */
+export async function appointmentByLink(deps: AppointmentDeps, company: Company, appointmentId: string, token: string) {
+  const a = await byLink(deps, company, appointmentId, token);
+  const [names, settings] = await Promise.all([people(deps.db, [a.attendantId]), loadSchedule(deps.db, company.id, a.attendantId)]);
+  return {
+    start: a.start, end: a.end, attendantName: names.get(a.attendantId) ?? '', customerName: a.customerName,
+    timeZone: settings?.timeZone ?? 'UTC', cancelled: a.status === 'cancelled', started: a.start <= deps.clock.now(),
+  };
+}
+
+/** Frees the slot and removes the event with its reminders, in the caller's transaction. */
+async function cancelRows(tx: Prisma.TransactionClient, a: Appointment) {
+  if (a.eventId) {
+    await tx.scheduledTask.deleteMany({ where: { eventId: a.eventId } });
+    await tx.calendarEvent.deleteMany({ where: { id: a.eventId, companyId: a.companyId } });
+  }
+  return tx.appointment.update({ where: { id: a.id }, data: { status: 'cancelled', bookedStart: null } });
+}
+
+/** The customer cancels from the e-mail's link: the slot is freed and the attendant is told. */
+export async function cancelByLink(deps: AppointmentDeps, company: Company, appointmentId: string, token: string) {
+  const a = await byLink(deps, company, appointmentId, token);
+  if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
+  if (a.start <= deps.clock.now()) throw fail('BAD_REQUEST', M.past);
+  const { updated, notifications } = await deps.db.$transaction(async (tx) => {
+    const updated = await cancelRows(tx, a);
+    const notifications = await createNotifications(tx, [{
+      companyId: company.id, userId: a.attendantId, type: 'appointmentCancelled', title: 'Appointment cancelled by the customer',
+      subtitle: `${a.customerName} · ${a.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
+    }]);
+    return { updated, notifications };
+  });
+  pushNotifications(deps.realtime, notifications);
+  tellAttendant(deps, a);
+  await mailCustomer(deps, company, updated, 'cancelled');
+  return { ok: true };
 }
 
 function tellAttendant(deps: Pick<AppDeps, 'realtime'>, a: Pick<Appointment, 'id' | 'attendantId' | 'eventId'>) {
@@ -200,13 +264,7 @@ export async function getOne(ctx: AppointmentsContext, appointmentId: string) {
 export async function cancel(ctx: AppointmentsContext, appointmentId: string) {
   const a = await loadMine(ctx, appointmentId);
   if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
-  const updated = await ctx.db.$transaction(async (tx) => {
-    if (a.eventId) {
-      await tx.scheduledTask.deleteMany({ where: { eventId: a.eventId } });
-      await tx.calendarEvent.deleteMany({ where: { id: a.eventId, companyId: ctx.company.id } });
-    }
-    return tx.appointment.update({ where: { id: a.id }, data: { status: 'cancelled', bookedStart: null } });
-  });
+  const updated = await ctx.db.$transaction((tx) => cancelRows(tx, a));
   tellAttendant(ctx, a);
   await mailCustomer(ctx, ctx.company, updated, 'cancelled');
   return { ok: true };
@@ -267,7 +325,7 @@ export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 're
   if (!queue) return;
   const names = await people(deps.db, [a.attendantId]);
   const { conversation } = await createServiceRequest(deps, {
-    company, queue, customer, type: CONVERSATION_TYPE.single,
+    company, queue, customer, type: CONVERSATION_TYPE.single, source: 'appointment',
     text: `Appointment with ${names.get(a.attendantId) ?? ''} at ${a.start.toISOString()} (${a.customerName})`,
   });
   const notifications = await deps.db.$transaction(async (tx) => {

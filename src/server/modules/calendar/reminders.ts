@@ -1,5 +1,6 @@
 /**
- * Reminders (spec 7.7: an event's 8 minutes before, an appointment's 15): one ScheduledTask row
+ * Reminders (spec 7.7: an event's 8 minutes before, an appointment's 15, and the calendar's
+ * 'avisar' notice 3 minutes before an event that is not an appointment): one ScheduledTask row
  * per upcoming occurrence, for the next RECURRENCE_INSTANCES_AHEAD occurrences of a series (the
  * spec's "15 instances ahead" as a horizon, never copies of the event). A tick on the app's clock
  * claims due rows with FOR UPDATE SKIP LOCKED, so several instances never fire one twice; the
@@ -18,34 +19,41 @@ export const REMINDER_TICK_MS = 30_000;
 /** Fired this long after its minute: the server was not running then. */
 const LATE_AFTER_MS = 2 * REMINDER_TICK_MS;
 
-const leadTime = (e: Pick<CalendarEvent, 'appointmentId'>) => (e.appointmentId ? REMINDER_BEFORE_MS.appointment : REMINDER_BEFORE_MS.eventTask);
+/** The tasks syncReminders owns ('appointmentOpen' belongs to the appointments module). */
+const REMINDER_TASKS = ['eventReminder', 'eventNotice', 'appointmentReminder'];
 
 /** Rewrites the event's pending reminders from its rule (inside the transaction that changed it). */
 export async function syncReminders(tx: Prisma.TransactionClient, event: CalendarEvent & { exceptions: CalendarException[] }, now: Date) {
   // Only reminders: an appointment's 'appointmentOpen' task is the appointments module's own.
-  await tx.scheduledTask.deleteMany({ where: { eventId: event.id, firedAt: null, task: { in: ['eventReminder', 'appointmentReminder'] } } });
+  await tx.scheduledTask.deleteMany({ where: { eventId: event.id, firedAt: null, task: { in: REMINDER_TASKS } } });
   if (!event.remind) return;
-  const lead = leadTime(event);
   const upcoming = nextOccurrences(event, now, RECURRENCE_INSTANCES_AHEAD, event.exceptions);
   if (upcoming.length === 0) return;
+  // An appointment has its own 15-minute reminder (and its customer's e-mail); the 3-minute notice
+  // is the calendar's, for its events.
+  const kinds: [string, number][] = event.appointmentId
+    ? [['appointmentReminder', REMINDER_BEFORE_MS.appointment]]
+    : [['eventReminder', REMINDER_BEFORE_MS.eventTask], ['eventNotice', REMINDER_BEFORE_MS.calendarNotice]];
   await tx.scheduledTask.createMany({
-    data: upcoming.map((o) => ({
-      companyId: event.companyId,
-      task: event.appointmentId ? 'appointmentReminder' : 'eventReminder',
-      // Created inside its lead time: due now, not late.
-      startAt: new Date(Math.max(o.start.getTime() - lead, now.getTime())),
-      eventId: event.id,
-      occurrenceStart: o.occurrenceStart,
-      occurrenceEnd: o.end,
-      options: { [event.appointmentId ? 'idAgendamento' : 'idCompromisso']: event.id, start: o.start.toISOString() },
-    })),
+    data: upcoming.flatMap((o) =>
+      kinds.map(([task, lead]) => ({
+        companyId: event.companyId,
+        task,
+        // Created inside its lead time: due now, not late.
+        startAt: new Date(Math.max(o.start.getTime() - lead, now.getTime())),
+        eventId: event.id,
+        occurrenceStart: o.occurrenceStart,
+        occurrenceEnd: o.end,
+        options: { [event.appointmentId ? 'idAgendamento' : 'idCompromisso']: event.id, start: o.start.toISOString() },
+      })),
+    ),
     skipDuplicates: true,
   });
 }
 
 type Deps = Pick<AppDeps, 'db' | 'realtime' | 'clock'> & Partial<Pick<AppDeps, 'mailer' | 'config' | 'logger'>>;
 
-interface Claimed { id: string; task: string; eventId: string; startAt: Date; occurrenceEnd: Date; options: { start?: string; idAgendamento?: string } }
+interface Claimed { id: string; task: string; eventId: string; startAt: Date; occurrenceStart: Date; occurrenceEnd: Date; options: { start?: string; idAgendamento?: string } }
 
 /** Fires every due reminder once; returns how many notifications went out. */
 export async function fireDueReminders(deps: Deps): Promise<number> {
@@ -54,12 +62,21 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
   const toOpen: string[] = [];
   const notifications = await deps.db.$transaction(async (tx) => {
     const claimed = await tx.$queryRaw<Claimed[]>`
-      SELECT id, task, "eventId", "startAt", "occurrenceEnd", options FROM "ScheduledTask"
+      SELECT id, task, "eventId", "startAt", "occurrenceStart", "occurrenceEnd", options FROM "ScheduledTask"
       WHERE "firedAt" IS NULL AND "startAt" <= ${now}
       ORDER BY "startAt" LIMIT 200 FOR UPDATE SKIP LOCKED`;
     if (claimed.length === 0) return [];
     const events = await tx.calendarEvent.findMany({ where: { id: { in: [...new Set(claimed.map((c) => c.eventId))] } }, include: { participants: true, exceptions: true } });
     const byId = new Map(events.map((e) => [e.id, e]));
+    // Reminders of one occurrence claimed together (the server was down through both the 8- and
+    // the 3-minute one): one notice, the latest, is enough.
+    const latest = new Map<string, Claimed>();
+    for (const c of claimed) {
+      if (c.task === 'appointmentOpen') continue;
+      const key = `${c.eventId}/${c.occurrenceStart.getTime()}`;
+      const seen = latest.get(key);
+      if (!seen || seen.startAt < c.startAt) latest.set(key, c);
+    }
     const rows = [];
     for (const c of claimed) {
       const e = byId.get(c.eventId);
@@ -71,6 +88,7 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
         if (c.options.idAgendamento) toOpen.push(c.options.idAgendamento);
         continue;
       }
+      if (latest.get(`${c.eventId}/${c.occurrenceStart.getTime()}`) !== c) continue;
       if (e.appointmentId) appointmentIds.push(e.appointmentId);
       const start = c.options.start ? new Date(c.options.start) : c.startAt;
       const minutes = Math.round((start.getTime() - now.getTime()) / 60_000);

@@ -12,6 +12,7 @@ import {
 import { CALENDAR_MESSAGES as M, type calendarCreateInput, type calendarRemoveInput, type calendarUpdateInput } from '../../../shared/schemas/calendar';
 import type { AppDeps } from '../../deps';
 import { fail } from '../feeds/errors';
+import { announceConversation, insertMeetingConversation, syncMeetingParticipants } from '../chat/service';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { syncReminders } from './reminders';
 
@@ -158,7 +159,13 @@ export async function createEvent(ctx: CalendarContext, input: z.output<typeof c
   const choice = repeatChoice(input);
   const title = eventTitle(input.title);
   const { event, notifications } = await ctx.db.$transaction(async (tx) => {
+    // A meeting with colleagues gets a conversation of its own (ateId): its chat and its call.
+    const conversation =
+      input.isMeeting && participantIds.length > 0
+        ? await insertMeetingConversation(tx, { companyId: ctx.company.id, userId: ctx.user.id }, title, participantIds, ctx.clock.now())
+        : null;
     const event = await insertEvent(tx, ctx.clock.now(), {
+      conversationId: conversation?.id ?? null,
       companyId: ctx.company.id, creatorId: ctx.user.id, title, description: input.description, start: input.start, end: input.end,
       allDay: input.allDay, timeZone: input.timeZone, isMeeting: input.isMeeting, remind: input.remind,
       repeat: choice?.repeat ?? null, rrule: choice ? buildRule(input.start, input.timeZone, choice) : null,
@@ -175,7 +182,8 @@ export async function createEvent(ctx: CalendarContext, input: z.output<typeof c
   });
   pushNotifications(ctx.realtime, notifications);
   tell(ctx, event.id, audience(event));
-  return { id: event.id };
+  if (event.conversationId) announceConversation(ctx.realtime, audience(event), event.conversationId);
+  return { id: event.id, conversationId: event.conversationId };
 }
 
 export async function updateEvent(ctx: CalendarContext, input: z.output<typeof calendarUpdateInput>) {
@@ -233,6 +241,7 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
   // Exceptions are keyed by the rule's times: a new time or rule leaves them pointing nowhere.
   const ruleChanged = rrule !== e.rrule;
 
+  let conversationId: string | null = null;
   const notifications = await ctx.db.$transaction(async (tx) => {
     const updated = await tx.calendarEvent.update({
       where: { id: e.id },
@@ -257,6 +266,16 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
       }
     }
     await syncReminders(tx, updated, ctx.clock.now());
+    const people = participantIds ?? e.participants.filter((p) => !p.removed).map((p) => p.userId);
+    if (updated.isMeeting && updated.conversationId && participantIds) {
+      await syncMeetingParticipants(tx, updated.conversationId, [e.creatorId, ...participantIds], ctx.clock.now());
+      conversationId = updated.conversationId;
+    } else if (updated.isMeeting && !updated.conversationId && people.length > 0) {
+      // Made a meeting, or given its first colleagues, after it was created.
+      const created = await insertMeetingConversation(tx, { companyId: ctx.company.id, userId: e.creatorId }, updated.title, people, ctx.clock.now());
+      await tx.calendarEvent.update({ where: { id: e.id }, data: { conversationId: created.id } });
+      conversationId = created.id;
+    }
     return createNotifications(
       tx,
       added.map((userId) => ({
@@ -266,7 +285,9 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
     );
   });
   pushNotifications(ctx.realtime, notifications);
-  tell(ctx, e.id, new Set([...before, ...(participantIds ?? []), ctx.user.id]));
+  const told = new Set([...before, ...(participantIds ?? []), ctx.user.id]);
+  tell(ctx, e.id, told);
+  if (conversationId) announceConversation(ctx.realtime, told, conversationId);
   return { id: e.id };
 }
 

@@ -10,6 +10,7 @@ import nodemailer from 'nodemailer';
 import type { ChannelSetting } from '../../../generated/prisma/client';
 import type { Config } from '../../config';
 import { ChannelSendError } from './channel';
+import { plainToHtml } from './mail-html';
 import { openCredentials } from './secrets';
 
 export interface MailServer {
@@ -129,6 +130,7 @@ export async function sendMail(conn: MailConnection, mail: OutboundMail): Promis
       to: mail.to,
       subject: mail.subject,
       text: mail.text,
+      html: plainToHtml(mail.text),
       messageId: `<${mail.messageId}>`,
       inReplyTo: mail.inReplyTo ? `<${mail.inReplyTo}>` : undefined,
       references: mail.references.map((r) => `<${r}>`),

@@ -78,7 +78,7 @@ async function applyMessage(deps: Deps, setting: ChannelSetting, e: Extract<Inbo
       (setting.queueId && (await deps.db.queue.findFirst({ where: { id: setting.queueId, companyId: company.id, active: true } }))) ||
       (await deps.db.queue.findFirst({ where: { companyId: company.id, active: true, internal: false }, orderBy: { createdAt: 'asc' } }));
     if (!queue) throw new Error('no active queue to open the request in');
-    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text: e.media ? undefined : e.text.slice(0, 4000) });
+    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text: e.media ? undefined : e.text.slice(0, 4000) }, 'channel');
     await markRelayParticipant(deps, company.id, request.conversationId, user.id, setting.channel as ChannelKind);
     if (e.media) await storeMedia(deps, setting, company, request.conversationId, user, clientId, e);
   } catch (err) {

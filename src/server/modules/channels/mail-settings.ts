@@ -15,6 +15,7 @@ import type { AppDeps } from '../../deps';
 import { ChannelSendError } from './channel';
 import { addRelayParticipant } from '../chat/service';
 import { checkMailbox, mailConnectionOf } from './email';
+import { nudgeMailWatchers } from './mail-watch';
 import { contactUser } from './inbound';
 import { openCredentials, sealCredentials } from './secrets';
 
@@ -86,6 +87,8 @@ export async function saveEmail(ctx: Ctx, input: z.output<typeof saveEmailInput>
     create: { companyId: ctx.company.id, channel: 'email', webhookKey: randomBytes(18).toString('base64url'), ...data },
     update: data,
   });
+  // This instance starts (or restarts) watching the mailbox now; others at their next poll.
+  nudgeMailWatchers();
   return emailSettings(ctx);
 }
 

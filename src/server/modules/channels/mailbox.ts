@@ -1,6 +1,6 @@
 /**
- * The e-mail integration (plan `intmail`): each company's mailbox is read by a poller on every
- * instance; a new mail opens a request in the queue its Integration routes it to, or continues
+ * The e-mail integration (plan `intmail`): each company's mailbox is watched on every instance
+ * (mail-watch.ts: IDLE, with a poll as fallback); a new mail opens a request in the queue its Integration routes it to, or continues
  * the conversation its In-Reply-To / References / subject tag points at. Each mail is recorded by
  * its Message-ID first (ChannelInbound), so a restart, a second instance or a rebuilt folder
  * never imports it twice. Replies go out through the channel outbox like any relay, as mails in
@@ -15,9 +15,10 @@ import { isServiceRequest } from '../../../shared/domain/conversations';
 import { bareMessageId, protocolInSubject, replySubject, routeMail, stripQuoted, subjectTag, threadIds } from '../../../shared/domain/email';
 import type { AppDeps } from '../../deps';
 import { appendMessage, emitMessage, storeRelayedFile, UploadRefused } from '../chat/service';
-import { customerSend, requestService } from '../service/customer';
+import { customerSend, rateService, requestService } from '../service/customer';
 import { fetchNewMail, mailConnectionOf, sendMail, type MailCursor, type OutboundMail } from './email';
 import { contactUser, markRelayParticipant } from './inbound';
+import { htmlToPlain } from './mail-html';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'realtime' | 'storage' | 'config' | 'logger'>;
 type Tx = Prisma.TransactionClient;
@@ -34,22 +35,14 @@ function addresses(...fields: (AddressObject | AddressObject[] | undefined)[]): 
     .filter(Boolean);
 }
 
-/** Polls every enabled mailbox whose company's plan has `intmail`; returns how many mails were imported. */
-export async function pollMailboxes(deps: Deps): Promise<number> {
-  const settings = await deps.db.channelSetting.findMany({ where: { channel: 'email', enabled: true }, include: { company: true } });
-  let imported = 0;
-  for (const { company, ...setting } of settings) {
-    if (!planIncludes(company.plan, 'intmail')) continue;
-    try {
-      imported += await pollMailbox(deps, setting, company);
-    } catch (err) {
-      deps.logger.warn({ err, companyId: company.id }, 'mailbox poll failed');
-    }
-  }
-  return imported;
-}
-
-async function pollMailbox(deps: Deps, setting: ChannelSetting, company: Company): Promise<number> {
+/**
+ * Reads one mailbox past its cursor (read fresh from the row: the previous pass moved it); returns
+ * how many mails were imported. Nothing when the mailbox was switched off or the plan lost `intmail`.
+ */
+export async function pollMailbox(deps: Deps, settingId: string): Promise<number> {
+  const found = await deps.db.channelSetting.findUnique({ where: { id: settingId }, include: { company: true } });
+  if (!found || !found.enabled || found.channel !== 'email' || !planIncludes(found.company.plan, 'intmail')) return 0;
+  const { company, ...setting } = found;
   const info = setting.info as Record<string, string>;
   const cursor: MailCursor | null = info.uidValidity ? { uidValidity: info.uidValidity, lastUid: Number(info.lastUid ?? 0) } : null;
   let imported = 0;
@@ -68,7 +61,8 @@ async function pollMailbox(deps: Deps, setting: ChannelSetting, company: Company
 
 /** One mail: recorded by Message-ID, then applied; forgotten again when applying fails (read again next poll). */
 export async function importMail(deps: Deps, setting: ChannelSetting, company: Company, mailbox: string, raw: Buffer): Promise<boolean> {
-  const mail = await simpleParser(raw);
+  // Text parts only: an HTML-only mail is rendered by mailText, the same way wherever its part sits.
+  const mail = await simpleParser(raw, { skipHtmlToText: true });
   const messageId = bareMessageId(mail.messageId ?? `${createHash('sha256').update(raw).digest('hex')}@no-message-id`).slice(0, 500);
   const from = mail.from?.value[0];
   const address = from?.address?.toLowerCase();
@@ -87,6 +81,12 @@ export async function importMail(deps: Deps, setting: ChannelSetting, company: C
     await deps.db.channelInbound.deleteMany({ where: { companyId: company.id, channel: 'email', externalId: messageId } });
     throw err;
   }
+}
+
+/** The mail's words: its plain part, else a text rendering of its HTML (never the HTML itself). */
+function mailText(mail: ParsedMail): string {
+  if (mail.text?.trim()) return mail.text;
+  return typeof mail.html === 'string' ? htmlToPlain(mail.html) : '';
 }
 
 /** The conversation a reply belongs to: by the Message-IDs it answers, else by the subject's tag. */
@@ -122,10 +122,17 @@ async function sendAs(deps: Deps, company: Company, conversation: Conversation, 
 async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, mail: ParsedMail, messageId: string, address: string, name: string) {
   const user = await contactUser(deps, setting, address, name);
   const subject = (mail.subject ?? '').trim().slice(0, 500);
-  const body = stripQuoted(mail.text ?? '');
+  const body = stripQuoted(mailText(mail));
   const clientId = `email:${createHash('sha1').update(messageId).digest('hex')}`;
   const thread = await threadOf(deps, company.id, user, mail);
   let conversationId: string;
+  const stars = /^\s*([1-5])\s*$/.exec(body)?.[1];
+  if (thread && thread.state === CONVERSATION_STATE.concluded && stars && thread.creatorId === user.id && thread.takenById && thread.rating === null) {
+    // The answer to the conclusion's "How would you rate this service?": a rating, not a new request.
+    await rateService(deps, user, thread.id, Number(stars));
+    await deps.db.emailMessage.createMany({ data: [{ companyId: company.id, messageId, conversationId: thread.id, subject }], skipDuplicates: true });
+    return;
+  }
   if (thread && thread.state !== CONVERSATION_STATE.concluded) {
     conversationId = thread.id;
     if (body) await sendAs(deps, company, thread, user, clientId, body.slice(0, MAX_TEXT));
@@ -139,7 +146,7 @@ async function applyMail(deps: Deps, setting: ChannelSetting, company: Company, 
       (await deps.db.queue.findFirst({ where: { ...active, internal: false }, orderBy: { createdAt: 'asc' } }));
     if (!queue) throw new Error('no active queue to open the request in');
     const text = [subject, body].filter(Boolean).join('\n\n').slice(0, MAX_TEXT) || undefined;
-    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text });
+    const request = await requestService(deps, user, { domain: company.domain, queueKey: queue.key, text }, 'channel');
     conversationId = request.conversationId;
     await markRelayParticipant(deps, company.id, conversationId, user.id, 'email');
   }
@@ -199,27 +206,3 @@ export async function sendEmailRow(deps: Deps, tx: Tx, row: ChannelOutbox, m: Me
   // Accepted by the company's SMTP server: as far as mail can tell, delivered (no read receipts).
   return { externalId: sent.externalId, delivered: true };
 }
-
-export function startMailPoller(deps: Deps): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<unknown> | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  const run = () => {
-    if (stopped) return;
-    running = pollMailboxes(deps)
-      .catch((err) => deps.logger.error({ err }, 'mail poller failed'))
-      .finally(() => {
-        running = null;
-        if (!stopped) timer = setTimeout(run, deps.config.channels.mailPollMs);
-      });
-  };
-  timer = setTimeout(run, 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
-}
-

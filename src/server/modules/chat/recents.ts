@@ -21,6 +21,8 @@ export interface RecentOther {
   hasAvatar: boolean;
   deliveredSeq: number;
   readSeq: number;
+  /** Reached by e-mail, WhatsApp or Telegram rather than in the app (the desk shows it). */
+  channel: 'email' | 'whatsapp' | 'telegram' | null;
 }
 
 /** The last message a recent shows (lastMsg, lastMsgTipo, lastMsgUser...). */
@@ -199,7 +201,8 @@ export async function listRecents(ctx: ChatContext, input: z.output<typeof recen
            ) END AS "unread",
            (SELECT coalesce(json_agg(json_build_object(
                       'userId', o."userId", 'name', u."name", 'hasAvatar', u."avatarKey" IS NOT NULL,
-                      'deliveredSeq', o."deliveredSeq", 'readSeq', o."readSeq") ORDER BY o."joinedAt", u."name", o."id"), '[]'::json)
+                      'deliveredSeq', o."deliveredSeq", 'readSeq', o."readSeq",
+                      'channel', CASE WHEN o."email" THEN 'email' WHEN o."whatsapp" THEN 'whatsapp' WHEN o."telegram" THEN 'telegram' END) ORDER BY o."joinedAt", u."name", o."id"), '[]'::json)
             FROM "Participant" o JOIN "User" u ON u."id" = o."userId"
             WHERE o."conversationId" = p."id" AND o."userId" <> ${me}::uuid AND NOT o."removed") AS "others"
     FROM page p

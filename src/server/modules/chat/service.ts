@@ -113,6 +113,50 @@ export async function createLiveConversation(
   return { conversationId: created.id };
 }
 
+/**
+ * A meeting's group conversation (spec: a calendar event's ateId), written in the caller's
+ * transaction so the calendar creates event and conversation together or neither. No retry on a
+ * protocol clash here: inside a transaction a failed INSERT aborts it, and the event's creation
+ * fails with it (one in 10^15).
+ */
+export async function insertMeetingConversation(
+  tx: Prisma.TransactionClient,
+  actor: { companyId: string; userId: string },
+  title: string,
+  userIds: string[],
+  now: Date,
+) {
+  return tx.conversation.create({
+    data: {
+      companyId: actor.companyId,
+      type: CONVERSATION_TYPE.teamChat,
+      title: title.slice(0, 120),
+      protocol: newProtocol(() => randomInt(0, 10)),
+      creatorId: actor.userId,
+      createdAt: now,
+      participants: { create: [...new Set([actor.userId, ...userIds])].map((userId) => ({ userId, joinedAt: now })) },
+    },
+    select: { id: true },
+  });
+}
+
+/** Brings a meeting's conversation in line with its participants (inside the caller's transaction). */
+export async function syncMeetingParticipants(tx: Prisma.TransactionClient, conversationId: string, userIds: string[], now: Date) {
+  // Those taken off the meeting keep what was said until now, as when removed from a group.
+  const { lastSeq } = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { lastSeq: true } });
+  await tx.participant.updateMany({ where: { conversationId, userId: { notIn: userIds }, removed: false }, data: { removed: true, removedAtSeq: lastSeq } });
+  for (const userId of userIds) {
+    await tx.participant.upsert({
+      where: { conversationId_userId: { conversationId, userId } },
+      create: { conversationId, userId, joinedAt: now },
+      update: { removed: false, removedAtSeq: null },
+    });
+  }
+}
+
+export const announceConversation = (realtime: Realtime, userIds: Iterable<string>, conversationId: string) =>
+  realtime.toUsers(userIds, 'conversation:updated', { conversationId });
+
 const announce = (realtime: Realtime, userIds: Iterable<string>, conversationId: string) =>
   realtime.toUsers(userIds, 'conversation:updated', { conversationId });
 

@@ -37,6 +37,9 @@ function describe(ctx: FormsContext, t: FormTemplate, names: Map<string, string>
     creatorId: t.creatorId,
     creatorName: (t.creatorId && names.get(t.creatorId)) ?? null,
     editorIds: t.editorIds,
+    // Who else may edit it (templateEditableFor), by name, for the listing and the builder.
+    editorNames: t.editorIds.map((id) => names.get(id)).filter((n): n is string => !!n),
+    mayChangeEditors: t.creatorId === ctx.user.id || ctx.member.isAdmin,
     isPrivate: t.isPrivate,
     version: t.version,
     submissions,
@@ -55,7 +58,7 @@ export async function listTemplates(ctx: FormsContext) {
     }),
     memberFormsOf(ctx.db, ctx.company.id, ctx.user.id),
   ]);
-  const names = await creatorNames(ctx, rows.map((r) => r.creatorId));
+  const names = await creatorNames(ctx, rows.flatMap((r) => [r.creatorId, ...r.editorIds]));
   return rows.map((r) => describe(ctx, r, names, forms, r._count.forms));
 }
 
@@ -69,7 +72,7 @@ export async function getTemplate(ctx: FormsContext, templateId: string) {
   const { template } = await visibleTemplate(ctx, templateId);
   const [current, names, forms, submissions] = await Promise.all([
     ctx.db.formTemplateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId, version: template.version } } }),
-    creatorNames(ctx, [template.creatorId]),
+    creatorNames(ctx, [template.creatorId, ...template.editorIds]),
     memberFormsOf(ctx.db, ctx.company.id, ctx.user.id),
     ctx.db.filledForm.count({ where: { templateId, status: 'submitted', conversationId: { not: null } } }),
   ]);

@@ -5,6 +5,7 @@
  * the conversation, not members of the company: every rule here is checked by participation.
  */
 import { widgetSettingsOf } from '../../../shared/domain/widget';
+import type { ContactSource } from '../../../shared/domain/contacts';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { User } from '../../../generated/prisma/client';
@@ -87,8 +88,11 @@ async function isActiveMember(db: Db, companyId: string, userId: string) {
   return (await db.member.count({ where: { companyId, userId, inviteAccepted: true, blocked: false, removed: false } })) > 0;
 }
 
-/** /{emp}/direct/queue/{queue}: a request into a queue. An open one in the same queue is returned instead. */
-export async function requestService(deps: ServiceDeps, user: User, input: z.output<typeof requestServiceInput>) {
+/**
+ * /{emp}/direct/queue/{queue}: a request into a queue. An open one in the same queue is returned
+ * instead. The channels ask through here too (`source` 'channel', for the customer directory).
+ */
+export async function requestService(deps: ServiceDeps, user: User, input: z.output<typeof requestServiceInput>, source: ContactSource = 'publicPage') {
   const company = await findCompany(deps.db, input.domain);
   assertTakingRequests(company);
   const queue = await deps.db.queue.findFirst({ where: { companyId: company.id, key: input.queueKey }, include: { groups: { select: { groupId: true } } } });
@@ -101,7 +105,7 @@ export async function requestService(deps: ServiceDeps, user: User, input: z.out
     orderBy: { createdAt: 'desc' },
   });
   if (open) return { conversationId: open.id, protocol: open.protocol, position: await queuePosition(deps.db, open), existing: true };
-  const { conversation, position } = await createServiceRequest(deps, { company, queue, customer, type: CONVERSATION_TYPE.single, text: input.text });
+  const { conversation, position } = await createServiceRequest(deps, { company, queue, customer, type: CONVERSATION_TYPE.single, text: input.text, source });
   return { conversationId: conversation.id, protocol: conversation.protocol, position, existing: false };
 }
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Company, Conversation, Member, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
-import { followsServiceStates, isServiceRequest } from '../../../shared/domain/conversations';
+import { followsServiceStates, isServiceRequest, relayChannelOf } from '../../../shared/domain/conversations';
 import { memberMayWork, planIncludes } from '../../../shared/domain/company';
 import { canSeeRequest, profileAllowsQueue, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
 import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type ServiceRole, type TransitionRefusal } from '../../../shared/domain/service-states';
@@ -318,11 +318,12 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
   const waitingForMe = c.inQueue && visibleRequest(await myViewer(ctx), c);
   if (!waitingForMe) await assertParticipantOrAdmin(ctx, conversationId);
   const ids = [c.creatorId, c.responsibleId, c.takenById].filter((x): x is string => !!x);
-  const [people, tasks, parent, linked] = await Promise.all([
+  const [people, tasks, parent, linked, creatorPart] = await Promise.all([
     ctx.db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, anonymous: true } }),
     ctx.db.conversation.findMany({ where: { parentId: c.id }, orderBy: { createdAt: 'asc' }, select: { id: true, title: true, protocol: true, state: true } }),
     c.parentId ? ctx.db.conversation.findUnique({ where: { id: c.parentId }, select: { id: true, title: true, protocol: true } }) : null,
     ctx.db.conversation.findMany({ where: { linkedConversationId: c.id }, select: { id: true, protocol: true, state: true, company: { select: { domain: true, name: true } } } }),
+    c.creatorId ? ctx.db.participant.findUnique({ where: { conversationId_userId: { conversationId: c.id, userId: c.creatorId } }, select: { email: true, whatsapp: true, telegram: true } }) : null,
   ]);
   const person = (id: string | null) => (id ? (people.find((p) => p.id === id) ?? null) : null);
   const roles = rolesIn(ctx, c);
@@ -337,6 +338,8 @@ export async function serviceDetails(ctx: ServiceContext, conversationId: string
     inQueue: c.inQueue,
     position: await queuePosition(ctx.db, c),
     customer: person(c.creatorId),
+    /** The customer came by e-mail, WhatsApp or Telegram (null: in the app or on the public page). */
+    customerChannel: relayChannelOf(creatorPart),
     responsible: person(c.responsibleId),
     takenBy: person(c.takenById),
     takenAt: c.takenAt,

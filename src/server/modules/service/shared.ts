@@ -13,6 +13,7 @@ import { SERVICE_MESSAGES as M } from '../../../shared/schemas/service';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import { rememberCustomer } from '../contacts/service';
+import type { ContactSource } from '../../../shared/domain/contacts';
 import type { Realtime } from '../../realtime';
 import { appendMessage, emitMessage, type ChatMessage } from '../chat/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
@@ -87,6 +88,8 @@ export interface NewRequest {
   text?: string;
   /** A linked ticket: the conversation (of another company) it was opened from. */
   linkedConversationId?: string;
+  /** How the customer came, as the directory records it (contacts module); the public page by default. */
+  source?: ContactSource;
 }
 
 /**
@@ -120,7 +123,7 @@ export async function createServiceRequest(deps: ServiceDeps, req: NewRequest) {
       },
     });
     // The customer enters the company's directory (contacts module) with their first request.
-    await rememberCustomer(tx, company.id, customer, 'publicPage', now);
+    await rememberCustomer(tx, company.id, customer, req.source ?? 'publicPage', now);
     const appended = [await appendInfo(tx, company.domain, conversation.id, { info: 'greeting', params: { text: greeting } }, now)];
     if (req.text) appended.push(await appendMessage(tx, company.domain, { conversationId: conversation.id, authorId: customer.id, clientId: 'request', text: req.text }, now));
     const toNotify = (await queueViewers(tx, company.id)).filter(
