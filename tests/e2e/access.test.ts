@@ -52,7 +52,12 @@ async function memberOnSettings() {
     const result = await callProcedure(server.url, procedure, { domain: company.domain, memberId: member.id, ...input }, { type: 'mutation', cookie: adminCookie });
     expect(result.error).toBeUndefined();
   };
-  return { company, page, asAdmin, close: () => context.close() };
+  return { company, page, asAdmin, userId: bruno.id, close: () => context.close() };
+}
+
+/** Closes the person's connections under Socket.IO, as a dropped network does (the browser reconnects by itself). */
+function dropConnection(userId: string) {
+  for (const socket of server.server.io.of('/').sockets.values()) if (socket.data.userId === userId) socket.conn.close();
 }
 
 const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
@@ -81,6 +86,25 @@ describe('access changes reach an open page at once', () => {
     await page.waitForURL(pathIs(`/${company.domain}/block`));
     await page.getByRole('heading', { name: 'Access blocked!' }).waitFor();
     await page.getByText('You no longer have access to this organization!').waitFor();
+    expect(await notReloaded(page)).toBe(true);
+    await close();
+  });
+
+  it('catches up after a reconnect: a change pushed while the tab was disconnected still reaches it', async () => {
+    const { company, page, asAdmin, userId, close } = await memberOnSettings();
+    await server.db.profile.create({ data: { companyId: company.id, code: 'P02', name: 'Reports', permissions: { viewReports: true } } });
+    const reconnected = page.waitForResponse((res) => res.url().includes('calls.incoming') && res.ok());
+    // The tab's connection drops (no goodbye, as when a network blips); the change is made before
+    // the tab is back (the browser waits about a second before reconnecting): its push reaches nobody.
+    dropConnection(userId);
+    await asAdmin('members.setProfile', { profileCode: 'P02' });
+    await reconnected;
+    await page.getByRole('status').filter({ hasText: 'Your profile has been changed, reload the page!' }).waitFor();
+    await nav(page).getByRole('link', { name: 'Dashboard' }).waitFor();
+
+    dropConnection(userId);
+    await asAdmin('members.block');
+    await page.waitForURL(pathIs(`/${company.domain}/block`));
     expect(await notReloaded(page)).toBe(true);
     await close();
   });
