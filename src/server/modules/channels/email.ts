@@ -60,7 +60,8 @@ export function mailConnectionOf(config: Pick<Config, 'appSecret'>, setting: Pic
   return { imap: server('imap', creds.imapPassword), smtp: server('smtp', creds.smtpPassword), address: info.address ?? '', name };
 }
 
-function imapClient(s: MailServer) {
+/** An IMAP connection to the company's mailbox; the watcher passes its IDLE timings. */
+export function imapClient(s: MailServer, timings: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) {
   return new ImapFlow({
     host: s.host,
     port: s.port,
@@ -72,6 +73,7 @@ function imapClient(s: MailServer) {
     connectionTimeout: 15_000,
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
+    ...timings,
   });
 }
 

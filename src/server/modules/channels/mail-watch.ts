@@ -7,10 +7,10 @@
  * first import after it catches up on what arrived meanwhile. Every instance watches; the
  * Message-ID record (mailbox.ts) keeps a mail from being imported twice.
  */
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { AppDeps } from '../../deps';
 import { planIncludes } from '../../../shared/domain/company';
-import { mailConnectionOf, type MailServer } from './email';
+import { imapClient, mailConnectionOf, type MailServer } from './email';
 import { pollMailbox } from './mailbox';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'realtime' | 'storage' | 'config' | 'logger'>;
@@ -37,15 +37,7 @@ export function nudgeMailWatchers() {
 }
 
 function idleClient(s: MailServer) {
-  return new ImapFlow({
-    host: s.host,
-    port: s.port,
-    secure: s.secure,
-    auth: { user: s.user, pass: s.pass },
-    logger: false,
-    tls: { rejectUnauthorized: false },
-    connectionTimeout: 15_000,
-    greetingTimeout: 10_000,
+  return imapClient(s, {
     // IDLE is re-issued every 4 min (servers drop idle sessions after 30), well inside the socket watchdog.
     socketTimeout: 5 * 60_000,
     maxIdleTime: 4 * 60_000,
