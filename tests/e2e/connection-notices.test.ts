@@ -67,10 +67,14 @@ describe('live connection notices', () => {
 
     // The banner does not time out: it stays until the user closes a tab and clicks OK.
     expect(await banner.isVisible()).toBe(true);
+    await second.evaluate(() => ((window as unknown as { oldDocument: boolean }).oldDocument = true));
     await first.close();
     await socketsOf(user.id, 0);
-    // OK reloads the page: wait for the new document, not the heading still shown by the old one.
-    await Promise.all([second.waitForEvent('load'), banner.getByRole('button', { name: 'OK' }).click()]);
+    // OK reloads the page. The refused tab also tries again whenever one of its screens asks for
+    // the connection, so once a tab is closed it may recover by itself first (the banner goes):
+    // either way it ends connected, without the banner.
+    const pressed = await banner.getByRole('button', { name: 'OK' }).click({ timeout: budget(3000) }).then(() => true, () => false);
+    if (pressed) await second.waitForFunction(() => !(window as unknown as { oldDocument?: boolean }).oldDocument);
     await second.getByRole('heading', { name: 'Recent chats' }).waitFor();
     await socketsOf(user.id, 1);
     expect(await second.getByRole('alert').filter({ hasText: 'tabs open' }).count()).toBe(0);
