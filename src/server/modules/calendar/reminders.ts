@@ -91,7 +91,7 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
       if (latest.get(`${c.eventId}/${c.occurrenceStart.getTime()}`) !== c) continue;
       if (e.appointmentId) appointmentIds.push(e.appointmentId);
       const start = c.options.start ? new Date(c.options.start) : c.startAt;
-      const minutes = Math.round((start.getTime() - now.getTime()) / 60_000);
+      const minutes = Math.ceil((start.getTime() - now.getTime()) / 60_000);
       const hhmm = wallTime(start, e.timeZone).toISOString().slice(11, 16);
       const users = [e.creatorId, ...e.participants.filter((p) => !p.removed).map((p) => p.userId)];
       for (const userId of new Set(users)) {
