@@ -148,6 +148,32 @@ describe('live rooms', () => {
   });
 });
 
+describe("a conversation's open call", () => {
+  it('is told to its participants only: a colleague outside the conversation hears of none', async () => {
+    const { owner, other, conversationId } = await direct();
+    const outsider = await createUser(server.db, { name: 'Carla' });
+    await addMember(server.db, owner.company.id, outsider.id);
+    const call = await server.db.call.create({
+      data: {
+        companyId: owner.company.id,
+        conversationId,
+        ownerId: owner.user.id,
+        type: 2,
+        linkKey: `k${Math.random().toString(36).slice(2)}${'x'.repeat(20)}`,
+        hostInstance: 'api-calls-followups',
+        participants: { create: [{ userId: owner.user.id }, { userId: other.id }] },
+      },
+    });
+    const input = { domain: owner.company.domain, conversationId };
+    const seen = await as(owner.cookie, 'calls.openInConversation', input, 'query');
+    expect((seen.data as { id: string } | null)?.id).toBe(call.id);
+    const outsiderCookie = await signIn(server.db, outsider.id);
+    const hidden = await as(outsiderCookie, 'calls.openInConversation', input, 'query');
+    expect(hidden.error).toBeUndefined();
+    expect(hidden.data).toBeNull();
+  });
+});
+
 describe('an anonymous visitor who signs in to an account', () => {
   it('keeps the calls they joined, owned and recorded under the account', async () => {
     const { owner, conversationId } = await direct();

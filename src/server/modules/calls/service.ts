@@ -908,8 +908,12 @@ export async function assertCanSee(deps: CallsDeps, userId: string, callId: stri
   return { call: call!, participant: p };
 }
 
-/** The open call of a conversation, if any (the conversation header offers to join it). */
+/**
+ * The open call of a conversation, if any (the conversation header offers to join it). Only its
+ * participants learn of it: a colleague outside the conversation gets the same answer as "none".
+ */
 export async function openCallOf(deps: CallsDeps, actor: MemberActor, conversationId: string) {
+  if (!(await isConversationParticipant(deps.db, conversationId, actor.userId))) return null;
   const call = await deps.db.call.findFirst({
     where: { conversationId, companyId: actor.company.id, concluded: false },
     orderBy: { createdAt: 'desc' },
