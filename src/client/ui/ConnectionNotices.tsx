@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
-import { SOCKET_TOO_MANY } from '../../shared/realtime';
-import { getSocket } from '../socket';
+import { getSocket, isTooMany } from '../socket';
 import { Button } from './Button';
 import { BRAND } from './PageTitle';
 import { toast } from './Toast';
@@ -12,7 +11,7 @@ const TOAST_MS = 6000;
 /**
  * What the server says about this tab's live connection, where the user looks: a banner that
  * stays while the socket is refused for too many open tabs (nothing live arrives meanwhile, and
- * the socket does not retry by itself after a refusal), and a short toast (the kit's) when some events were
+ * the socket retries once, then waits), and a short toast (the kit's) when some events were
  * dropped for being too fast. Listens only; whoever needs the socket connects it.
  */
 export function ConnectionNotices() {
@@ -21,8 +20,8 @@ export function ConnectionNotices() {
 
   useEffect(() => {
     const socket = getSocket();
-    const onError = (err: Error & { data?: { code?: string } }) => {
-      if (err.data?.code === 'TOO_MANY_CONNECTIONS' || err.message === SOCKET_TOO_MANY) setRefused(true);
+    const onError = (err: Error & { data?: { code?: string; retrying?: boolean } }) => {
+      if (isTooMany(err) && !err.data?.retrying) setRefused(true);
     };
     const onConnect = () => setRefused(false);
     // One toast however many warnings arrive: the same key replaces it.

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { getSocket } from '../../socket';
+import { connectSocket, getSocket } from '../../socket';
 import { trpc } from '../../trpc';
 import { configureCalls, onCallEnded, onSignal, setIncoming, useCallsState } from './store';
 
@@ -29,7 +29,7 @@ export function CallsHost() {
     socket.on('call:ended', onCallEnded);
     socket.on('connect', refresh);
     if (socket.connected) refresh();
-    else socket.connect();
+    else connectSocket();
     return () => {
       socket.off('call:signal', onSignal);
       socket.off('call:ended', onCallEnded);

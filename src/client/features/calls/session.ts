@@ -10,7 +10,7 @@ import { ANNOTATION_LABEL, applyAnnotation, EMPTY_SCENE, parseAnnotation, type A
 import type { CallAck, CallChatLine, CallCommandEvent, CallEnded, CallMethod, CallRequest, CallResults, CallState, CallSubtitle, CallTranscriptAck, MediaSource, ProducerInfo } from '../../../shared/call-events';
 import { PUBLISHER_VIDEO, SCREEN_SHARE_VIDEO, SUBTITLE_CLEAR_MS } from '../../../shared/constants';
 import { CALL_MESSAGES } from '../../../shared/domain/calls';
-import type { AppSocket } from '../../socket';
+import { SOCKET_TRANSPORTS, type AppSocket } from '../../socket';
 
 export interface RemoteTrack {
   producerId: string;
@@ -99,7 +99,7 @@ export class CallSession {
     private readonly events: SessionEvents,
   ) {
     // Its own connection: `instance` lets a load balancer send it to the server hosting the call.
-    this.socket = io({ path: '/socket.io', withCredentials: true, forceNew: true, query: { call: callId, instance: hostInstance } }) as AppSocket;
+    this.socket = io({ path: '/socket.io', withCredentials: true, forceNew: true, ...SOCKET_TRANSPORTS, query: { call: callId, instance: hostInstance } }) as AppSocket;
     this.socket.on('call:state', (state) => this.update({ state }));
     this.socket.on('call:newProducer', (info) => void this.consume(info).catch(() => {}));
     this.socket.on('call:newDataProducer', (info) => void this.consumeData(info).catch(() => {}));

@@ -112,7 +112,7 @@ export class ChatEngine {
       window.addEventListener('online', online);
       this.offs.push(() => window.removeEventListener('online', online));
     }
-    if (!socket.connected) socket.connect();
+    if (!socket.active) socket.connect(); // not while connecting: see connectSocket()
     // Messages left unsent by a tab closed too early go out now (the server ignores repeats).
     for (const o of this.outbox) if (o.state !== 'failed') this.attempt(o.clientId);
   }

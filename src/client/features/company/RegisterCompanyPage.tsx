@@ -9,7 +9,7 @@ import { domainSchema, registerCompanyInput } from '../../../shared/schemas/comp
 import { useAccount, useLoginHere } from '../../guard/company';
 import { translateServerMessage } from '../../guard/serverMessages';
 import { DEFAULT_REDIRECT } from '../../guard/session';
-import { getSocket, type AppSocket } from '../../socket';
+import { connectSocket, getSocket, type AppSocket } from '../../socket';
 import { isLocale } from '../../i18n';
 import { trpc } from '../../trpc';
 import { FormError, SubmitButton } from '../../ui/Form';
@@ -178,7 +178,7 @@ function connected(socket: AppSocket): Promise<void> {
     };
     const timer = setTimeout(done, SOCKET_WAIT_MS);
     socket.on('connect', done);
-    socket.connect();
+    connectSocket();
   });
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ServerToClientEvents } from '../../../shared/realtime';
-import { getSocket } from '../../socket';
+import { connectSocket, getSocket } from '../../socket';
 import { trpc } from '../../trpc';
 
 /**
@@ -16,7 +16,7 @@ export function useSocketEvent<E extends keyof ServerToClientEvents>(event: E, h
   useEffect(() => {
     if (!signedIn) return;
     const socket = getSocket();
-    if (!socket.connected && !socket.active) socket.connect();
+    connectSocket();
     const listener = ((...args: unknown[]) => (latest.current.handler as (...a: unknown[]) => void)(...args)) as never;
     // Whatever was sent while this screen had no connection never reached it: catch up on every
     // connect after mount, the first one too when the screen's data was fetched before the
