@@ -203,8 +203,7 @@ export class Room {
   async createTransport(peerId: string, direction: 'send' | 'recv'): Promise<types.WebRtcTransport> {
     const peer = this.requirePeer(peerId);
     // Producers stay on the origin router; receivers go where the placement says.
-    const index = direction === 'recv' && this.placement ? this.placement.pick(this) : this.workerIndex;
-    const { router, webRtcServer } = index === this.workerIndex ? { router: this.router, webRtcServer: this.servers.get(index) } : await this.placement!.routerOn(this, index);
+    const { index, router, webRtcServer } = direction === 'recv' ? await this.receiverRouter() : { index: this.workerIndex, router: this.router, webRtcServer: this.servers.get(this.workerIndex) };
     const transport = await router.createWebRtcTransport({
       ...createWebRtcTransportOptions({ ...this.network, webRtcServer }),
       initialAvailableOutgoingBitrate: INITIAL_OUTGOING_BITRATE,
@@ -222,6 +221,36 @@ export class Room {
       if (direction === 'recv') this.placement?.count(index, -1);
     });
     return transport;
+  }
+
+  /** The router (and its worker) a new receiver of this room goes to. */
+  private async receiverRouter(): Promise<{ index: number; router: types.Router; webRtcServer: types.WebRtcServer | undefined }> {
+    const index = this.placement ? this.placement.pick(this) : this.workerIndex;
+    if (index === this.workerIndex) return { index, router: this.router, webRtcServer: this.servers.get(index) };
+    return { index, ...(await this.placement!.routerOn(this, index)) };
+  }
+
+  /**
+   * A viewer without a browser (the SFU benchmark): a PlainTransport consumer of `producerId`
+   * sending RTP to `to`, placed like any receiver. Closing the transport releases it.
+   */
+  async consumePlain(producerId: string, to: { ip: string; port: number }): Promise<{ transport: types.PlainTransport; consumer: types.Consumer; workerIndex: number }> {
+    this.assertOpen();
+    const { index, router } = await this.receiverRouter();
+    const transport = await router.createPlainTransport({ listenInfo: { protocol: 'udp', ip: '127.0.0.1' }, rtcpMux: true, comedia: false });
+    this.placement?.count(index, 1);
+    transport.observer.on('close', () => this.placement?.count(index, -1));
+    try {
+      await transport.connect(to);
+      await this.pipeTo(index, { producerId });
+      const consumer = await transport.consume({ producerId, rtpCapabilities: this.router.rtpCapabilities });
+      this.placement?.count(index, 1);
+      consumer.observer.on('close', () => this.placement?.count(index, -1));
+      return { transport, consumer, workerIndex: index };
+    } catch (err) {
+      transport.close();
+      throw err;
+    }
   }
 
   /** Makes `producerId` (or a data producer) consumable on worker `index`'s router: piped there once. */
@@ -294,7 +323,8 @@ export class Room {
     input: { kind: types.MediaKind; rtpParameters: types.RtpParameters; source: MediaSource; listenIp?: string },
   ): Promise<{ producer: types.Producer<ProducerAppData>; transport: types.PlainTransport }> {
     const peer = this.requirePeer(peerId);
-    const transport = await this.router.createPlainTransport({ listenInfo: { protocol: 'udp', ip: input.listenIp ?? '127.0.0.1' }, rtcpMux: true, comedia: true });
+    // RTCP on its own port: ffmpeg sends it from another socket than RTP, and comedia locks each port to its first sender.
+    const transport = await this.router.createPlainTransport({ listenInfo: { protocol: 'udp', ip: input.listenIp ?? '127.0.0.1' }, rtcpMux: false, comedia: true });
     try {
       const producer = await transport.produce<ProducerAppData>({
         kind: input.kind,
