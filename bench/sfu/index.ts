@@ -23,7 +23,7 @@ import { Recorder } from '../../src/server/media/recorder';
 import type { Room } from '../../src/server/media/room';
 import { RoomRegistry } from '../../src/server/media/rooms';
 import { fmt, sleep, type Benchmark, type Table } from '../lib/stats';
-import { AUDIO_RTP, VIDEO_RTP, cpuMsOf, ffmpegChildren, makeClip, publish } from './media';
+import { AUDIO_RTP, H264_RTP, VIDEO_RTP, cpuMsOf, ffmpegChildren, makeClip, publish } from './media';
 
 const MEDIASOUP_PER_CORE = 500;
 const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' });
@@ -38,7 +38,7 @@ interface Stage {
 }
 
 /** A pool of `workers`, one room with a publisher streaming the clip into it. */
-async function stage(clip: string, workers: number, spread: boolean, bin: string): Promise<Stage> {
+async function stage(clip: string, workers: number, spread: boolean, bin: string, codec: 'vp8' | 'h264' = 'vp8'): Promise<Stage> {
   const pool = await MediaWorkers.start({ workerBin: bin, numWorkers: workers, rtcMinPort: 40000, rtcMaxPort: 49999, logger });
   const status = pool.status();
   if (!status.available) throw new Error(status.reason);
@@ -46,9 +46,9 @@ async function stage(clip: string, workers: number, spread: boolean, bin: string
   const room = await registry.getOrCreate(`bench-${workers}-${spread}`);
   room.spread = spread;
   room.addPeer('publisher', 'publisher');
-  const video = await room.producePlain('publisher', { kind: 'video', rtpParameters: VIDEO_RTP, source: 'cam' });
+  const video = await room.producePlain('publisher', { kind: 'video', rtpParameters: codec === 'vp8' ? VIDEO_RTP : H264_RTP, source: 'cam' });
   const audio = await room.producePlain('publisher', { kind: 'audio', rtpParameters: AUDIO_RTP, source: 'mic' });
-  const ffmpeg = publish(clip, { video: [video.transport.tuple.localPort, video.transport.rtcpTuple!.localPort], audio: [audio.transport.tuple.localPort, audio.transport.rtcpTuple!.localPort] });
+  const ffmpeg = publish(clip, { video: [video.transport.tuple.localPort, video.transport.rtcpTuple!.localPort], audio: [audio.transport.tuple.localPort, audio.transport.rtcpTuple!.localPort] }, codec);
   // Wait for both tracks to flow.
   for (let i = 0; i < 100; i++) {
     const [v, a] = await Promise.all([video.producer.getStats(), audio.producer.getStats()]);
@@ -161,11 +161,11 @@ interface RecStep {
 }
 
 /** N recordings of one room at once; CPU of their ffmpeg processes and of this process (the mixer). */
-async function recordings(s: Stage, counts: number[], holdMs: number, log: (m: string) => void): Promise<RecStep[]> {
+async function recordings(s: Stage, counts: number[], holdMs: number, log: (m: string) => void, copyH264 = true): Promise<RecStep[]> {
   const publisher = ffmpegChildren();
   const out: RecStep[] = [];
   for (const n of counts) {
-    const recs = await Promise.all(Array.from({ length: n }, () => Recorder.start(s.room, { logger })));
+    const recs = await Promise.all(Array.from({ length: n }, () => Recorder.start(s.room, { logger, copyH264 })));
     await sleep(500);
     const pids = ffmpegChildren(publisher);
     const cpu0 = pids.reduce((a, p) => a + cpuMsOf(p), 0);
@@ -213,9 +213,24 @@ const bench: Benchmark = {
       const all = await stage(clip, cores, true, bin);
       const allSteps = await stepUp(all, steps.map((v) => v * cores), hold, log).finally(() => all.stop());
 
-      log('recordings');
+      const recCounts = quick ? [1] : [1, 2, 4, 6];
+      const recHold = quick ? 1500 : 6000;
+      log('recordings, VP8 camera (copied into WebM)');
       const rec = await stage(clip, 1, false, bin);
-      const recSteps = await recordings(rec, quick ? [1] : [1, 2, 4, 6], quick ? 1500 : 6000, log).finally(() => rec.stop());
+      const recSteps = await recordings(rec, recCounts, recHold, log).finally(() => rec.stop());
+      // H264 (Safari, phones): before, transcoded to VP8; now copied into fragmented MP4.
+      const h264Clip = await makeClip(dir, quick ? 2 : 10, 'h264');
+      const h264 = await stage(h264Clip, 1, false, bin, 'h264');
+      let h264Transcoded: RecStep[] = [];
+      let h264Copied: RecStep[] = [];
+      try {
+        log('recordings, H264 camera transcoded to VP8 (before)');
+        h264Transcoded = await recordings(h264, quick ? [1] : [1, 2, 3], recHold, log, false);
+        log('recordings, H264 camera copied into MP4 (now)');
+        h264Copied = await recordings(h264, recCounts, recHold, log, true);
+      } finally {
+        await h264.stop();
+      }
 
       const oneCap = capacity(oneSteps, 1);
       const allCap = capacity(allSteps, cores);
@@ -236,14 +251,18 @@ const bench: Benchmark = {
           ],
         },
         {
-          title: 'Concurrent recordings of one call (VP8 copied, Opus mixed and encoded)',
-          columns: ['recordings', 'CPU % of a core', 'recordings per core', 'file length % of wall (start-up included)', 'load avg'],
-          rows: recSteps.map((r) => [r.recordings, fmt(r.cpuMsPerSecond / 10), fmt(r.perCore), fmt(r.realtimePct), r.load]),
+          title: 'Concurrent recordings of one call (one voice mixed and encoded to Opus; the camera as said)',
+          columns: ['camera', 'recordings', 'CPU % of a core', 'recordings per core', 'file length % of wall (start-up included)', 'load avg'],
+          rows: [
+            ...recSteps.map((r) => ['VP8, copied (WebM)', r.recordings, fmt(r.cpuMsPerSecond / 10), fmt(r.perCore), fmt(r.realtimePct), r.load]),
+            ...h264Transcoded.map((r) => ['H264, transcoded to VP8 (before)', r.recordings, fmt(r.cpuMsPerSecond / 10), fmt(r.perCore), fmt(r.realtimePct), r.load]),
+            ...h264Copied.map((r) => ['H264, copied (MP4)', r.recordings, fmt(r.cpuMsPerSecond / 10), fmt(r.perCore), fmt(r.realtimePct), r.load]),
+          ],
         },
       ];
       return {
         tables,
-        summary: { cores, oneWorker: { steps: oneSteps, ...oneCap }, spread: { steps: allSteps, ...allCap }, recordings: recSteps, mediasoupPerCore: MEDIASOUP_PER_CORE },
+        summary: { cores, oneWorker: { steps: oneSteps, ...oneCap }, spread: { steps: allSteps, ...allCap }, recordings: recSteps, recordingsH264: { transcoded: h264Transcoded, copied: h264Copied }, mediasoupPerCore: MEDIASOUP_PER_CORE },
         notes: [
           'Projected per core = consumers / worker CPU share: it holds on a shared machine, where a starved worker loses packets before it shows 90 %.',
           `Per instance = the "${cores} workers" row: one room's viewers spread with pipeToRouter over every worker.`,

@@ -12,6 +12,11 @@ export const VIDEO_RTP: types.RtpParameters = {
   codecs: [{ mimeType: 'video/VP8', payloadType: 101, clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }] }],
   encodings: [{ ssrc: 22222222 }],
 };
+/** What Safari and phones send: H264 constrained baseline, packetization-mode 1 (codecs.ts). */
+export const H264_RTP: types.RtpParameters = {
+  codecs: [{ mimeType: 'video/H264', payloadType: 102, clockRate: 90000, parameters: { 'packetization-mode': 1, 'profile-level-id': '42e01f', 'level-asymmetry-allowed': 1 }, rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }] }],
+  encodings: [{ ssrc: 33333333 }],
+};
 export const AUDIO_RTP: types.RtpParameters = {
   codecs: [{ mimeType: 'audio/opus', payloadType: 100, clockRate: 48000, channels: 2 }],
   encodings: [{ ssrc: 11111111 }],
@@ -27,25 +32,34 @@ function run(args: string[]): Promise<void> {
   });
 }
 
-/** A camera-like clip: 640x360 at 30 fps, VP8 at ~600 kbit/s with a key frame every second, Opus 48 kHz stereo. */
-export async function makeClip(dir: string, seconds: number): Promise<string> {
-  const file = path.join(dir, 'clip.webm');
+/**
+ * A camera-like clip: 640x360 at 30 fps, ~600 kbit/s with a key frame every second, Opus 48 kHz
+ * stereo. VP8 (what Chrome and Firefox send) or H264 baseline with its parameter sets before every
+ * key frame, as browsers send them.
+ */
+export async function makeClip(dir: string, seconds: number, codec: 'vp8' | 'h264' = 'vp8'): Promise<string> {
+  const file = path.join(dir, `clip-${codec}.mkv`);
+  const video =
+    codec === 'vp8'
+      ? ['-c:v', 'libvpx', '-b:v', '600k', '-g', '30', '-deadline', 'realtime', '-cpu-used', '8']
+      : ['-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.1', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '600k', '-g', '30', '-x264-params', 'repeat-headers=1'];
   await run([
     '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', String(seconds), '-c:v', 'libvpx', '-b:v', '600k', '-g', '30', '-deadline', 'realtime', '-cpu-used', '8',
-    '-c:a', 'libopus', '-b:a', '48k', '-ac', '2', '-y', file,
+    '-t', String(seconds), ...video, '-c:a', 'libopus', '-b:a', '48k', '-ac', '2', '-y', file,
   ]);
   return file;
 }
 
 /** Streams the clip in a loop, in real time, to the two PlainTransports (video, audio). */
-export function publish(clip: string, ports: { video: [number, number]; audio: [number, number] }): ChildProcess {
+export function publish(clip: string, ports: { video: [number, number]; audio: [number, number] }, codec: 'vp8' | 'h264' = 'vp8'): ChildProcess {
+  const params = codec === 'vp8' ? VIDEO_RTP : H264_RTP;
   const rtp = ([port, rtcp]: [number, number]) => `rtp://127.0.0.1:${port}?rtcpport=${rtcp}&pkt_size=1200`;
   const child = spawn(
     'ffmpeg',
     [
       '-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip,
-      '-map', '0:v:0', '-c', 'copy', '-payload_type', '101', '-ssrc', String(VIDEO_RTP.encodings![0]!.ssrc), '-f', 'rtp', rtp(ports.video),
+      '-map', '0:v:0', '-c', 'copy',
+      '-payload_type', String(params.codecs[0]!.payloadType), '-ssrc', String(params.encodings![0]!.ssrc), '-f', 'rtp', rtp(ports.video),
       '-map', '0:a:0', '-c', 'copy', '-payload_type', '100', '-ssrc', String(AUDIO_RTP.encodings![0]!.ssrc), '-f', 'rtp', rtp(ports.audio),
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
