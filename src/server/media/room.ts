@@ -234,14 +234,19 @@ export class Room {
    * A viewer without a browser (the SFU benchmark): a PlainTransport consumer of `producerId`
    * sending RTP to `to`, placed like any receiver. Closing the transport releases it.
    */
-  async consumePlain(producerId: string, to: { ip: string; port: number }): Promise<{ transport: types.PlainTransport; consumer: types.Consumer; workerIndex: number }> {
+  async consumePlain(
+    producerId: string,
+    to: { ip: string; port: number },
+    opts: { srtp?: boolean } = {},
+  ): Promise<{ transport: types.PlainTransport; consumer: types.Consumer; workerIndex: number }> {
     this.assertOpen();
     const { index, router } = await this.receiverRouter();
-    const transport = await router.createPlainTransport({ listenInfo: { protocol: 'udp', ip: '127.0.0.1' }, rtcpMux: true, comedia: false });
+    // SRTP makes the worker encrypt every packet per viewer, as it does for a browser.
+    const transport = await router.createPlainTransport({ listenInfo: { protocol: 'udp', ip: '127.0.0.1' }, rtcpMux: true, comedia: false, enableSrtp: !!opts.srtp });
     this.placement?.count(index, 1);
     transport.observer.on('close', () => this.placement?.count(index, -1));
     try {
-      await transport.connect(to);
+      await transport.connect({ ...to, ...(opts.srtp && transport.srtpParameters && { srtpParameters: transport.srtpParameters }) });
       await this.pipeTo(index, { producerId });
       const consumer = await transport.consume({ producerId, rtpCapabilities: this.router.rtpCapabilities });
       this.placement?.count(index, 1);
