@@ -43,6 +43,8 @@ test('every benchmark runs in --quick mode and writes its results', async () => 
         for (const step of setup.steps) expect(step.checkPackets, JSON.stringify(step)).toBeGreaterThan(0);
       }
       expect(sfu.summary.recordings[0].cpuMsPerSecond).toBeGreaterThan(0);
+      // H264 is recorded by copying it into MP4 (a broken copy leaves no file and fails the run).
+      expect(sfu.summary.recordingsH264.copied[0].cpuMsPerSecond).toBeGreaterThan(0);
     } else {
       expect(sfu.summary.skipped).toMatch(/no mediasoup worker binary/);
     }
