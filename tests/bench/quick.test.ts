@@ -51,4 +51,4 @@ test('every benchmark runs in --quick mode and writes its results', async () => 
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
-}, 180_000);
+}, 240_000);
