@@ -61,6 +61,14 @@ const envSchema = z
     MEDIASOUP_WORKER_PREBUILT_DOWNLOAD_BASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     RTC_LISTEN_IP: z.string().default('0.0.0.0'),
     RTC_ANNOUNCED_IP: optionalString,
+    /**
+     * The address other instances reach this one at for media piped between hosts (a live room
+     * whose viewers are spread over instances). Default: RTC_ANNOUNCED_IP, else RTC_LISTEN_IP
+     * when it is a specific address, else 127.0.0.1 (one host).
+     */
+    RTC_PIPE_IP: optionalString,
+    /** Consumers on a call's own worker before its new receivers are spread over the other workers. */
+    MEDIA_SPREAD_AFTER: z.coerce.number().int().min(0).default(200),
     // One port for UDP and TCP media per worker (RTC_PORT + worker index); 0 = a port pair per transport.
     RTC_PORT: z.coerce.number().int().min(0).max(65535).default(44444),
     RTC_MIN_PORT: port(40000),
@@ -239,6 +247,10 @@ export interface Config {
     announcedIp: string | undefined;
     /** RTC_PORT: each worker's one media port (UDP and TCP) is webRtcPort + its index; 0 = none. */
     webRtcPort: number;
+    /** What other instances connect their pipe transports to (RTC_PIPE_IP). */
+    pipeIp: string;
+    /** MEDIA_SPREAD_AFTER: see rooms.ts. */
+    spreadAfter: number;
     minPort: number;
     maxPort: number;
   };
@@ -333,6 +345,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       listenIp: env.RTC_LISTEN_IP,
       announcedIp: env.RTC_ANNOUNCED_IP,
       webRtcPort: env.RTC_PORT,
+      pipeIp: env.RTC_PIPE_IP ?? env.RTC_ANNOUNCED_IP ?? (['0.0.0.0', '::', ''].includes(env.RTC_LISTEN_IP) ? '127.0.0.1' : env.RTC_LISTEN_IP),
+      spreadAfter: env.MEDIA_SPREAD_AFTER,
       minPort: env.RTC_MIN_PORT,
       maxPort: env.RTC_MAX_PORT,
     },

@@ -135,9 +135,18 @@ export interface ClientToServerEvents {
   'call:transcript': (input: CallTranscriptInput, ack: (response: CallTranscriptAck) => void) => void;
 }
 
+/** A request from one instance to another (media piped between hosts: modules/calls/cascade.ts). */
+export interface InstanceRequest {
+  /** The instance that must answer (INSTANCE_ID); the others answer null. */
+  to: string;
+  kind: string;
+  body: unknown;
+}
+
 export interface InterServerEvents {
   /** Typing tokens people spent on the sending instance since its last report (userId → count). */
   'typing:spent': (spent: Record<string, number>) => void;
+  'instance:request': (request: InstanceRequest, answer: (response: unknown) => void) => void;
 }
 
 export interface SocketData {

@@ -3,9 +3,11 @@
  * track over a PlainTransport (RTP on 127.0.0.1) to an ffmpeg that listens on the port the SDP
  * names. Audio: one small ffmpeg per voice decodes Opus to PCM for the AudioMixer; the mix goes
  * into the encoder's stdin. Video: the screen share when there is one, else the recorder's own
- * camera, else the first camera, chosen when the recording starts; VP8 is copied as is (no
- * re-encoding), anything else is transcoded to VP8. The file is WebM (VP8 + Opus), which every
- * browser plays.
+ * camera, else the first camera, chosen when the recording starts. The video is copied as it
+ * arrives, never re-encoded, when a container every browser plays holds it: VP8 into WebM (VP8 +
+ * Opus), H264 (Safari, phones) into fragmented MP4 (H264 + Opus; fragments, so a file cut short
+ * still plays). Anything else is transcoded to VP8: one libvpx encoder costs a good part of a
+ * core, a copy almost nothing (bench/sfu measures recordings per core both ways).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import dgram from 'node:dgram';
@@ -28,8 +30,17 @@ export interface RecordingResult {
   file: string;
   size: number;
   durationMs: number;
-  mime: 'video/webm' | 'audio/webm';
+  mime: 'video/webm' | 'audio/webm' | 'video/mp4';
+  extension: 'webm' | 'mp4';
   hasVideo: boolean;
+}
+
+/** How the video of a recording is written: copied into WebM or MP4, or transcoded to VP8. */
+export function videoPlan(mimeType: string, copyH264 = true): { copy: boolean; container: 'webm' | 'mp4' } {
+  const codec = mimeType.toLowerCase();
+  if (codec === 'video/vp8') return { copy: true, container: 'webm' };
+  if (codec === 'video/h264' && copyH264) return { copy: true, container: 'mp4' };
+  return { copy: false, container: 'webm' };
 }
 
 /** A free even UDP port whose next port (RTCP) is free too. */
@@ -147,10 +158,10 @@ export class Recorder {
    * Starts recording `room`. `preferUserId` is whose camera to record when nobody shares a screen.
    * Rejects (and leaves nothing running) when ffmpeg or the media legs cannot start.
    */
-  static async start(room: Room, opts: { preferUserId?: string; logger: Logger; ffmpegPath?: string }): Promise<Recorder> {
+  static async start(room: Room, opts: { preferUserId?: string; logger: Logger; ffmpegPath?: string; copyH264?: boolean }): Promise<Recorder> {
     const ffmpeg = opts.ffmpegPath ?? 'ffmpeg';
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `atende-rec-${room.callId.slice(0, 8)}-`));
-    const file = path.join(dir, 'recording.webm');
+    let file = path.join(dir, 'recording.webm');
     const producers = room.producerObjects();
     const videoProducer =
       producers.find((p) => p.appData.source === 'screen' && !p.closed) ??
@@ -167,7 +178,8 @@ export class Recorder {
         const codec = videoLeg.consumer.rtpParameters.codecs[0]!;
         const sdpFile = path.join(dir, 'video.sdp');
         fs.writeFileSync(sdpFile, sdpFor('video', port, codec));
-        const copy = codec.mimeType.toLowerCase() === 'video/vp8';
+        const { copy, container } = videoPlan(codec.mimeType, opts.copyH264);
+        if (container === 'mp4') file = path.join(dir, 'recording.mp4');
         args.push(
           '-protocol_whitelist', 'file,udp,rtp',
           '-analyzeduration', '2000000', '-probesize', '2000000', '-fflags', '+genpts',
@@ -179,7 +191,8 @@ export class Recorder {
       } else {
         args.push('-f', 's16le', '-ar', String(MIX_SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0', '-map', '0:a:0');
       }
-      args.push('-c:a', 'libopus', '-b:a', '64k', '-f', 'webm', '-y', file);
+      const mp4 = file.endsWith('.mp4');
+      args.push('-c:a', 'libopus', '-b:a', '64k', ...(mp4 ? ['-f', 'mp4', '-movflags', '+frag_keyframe+empty_moov+default_base_moof'] : ['-f', 'webm']), '-y', file);
       // -nostdin only stops ffmpeg reading keyboard commands; pipe:0 is still the audio input.
       encoder = spawn(ffmpeg, args, { stdio: ['pipe', 'pipe', 'pipe'] });
       const spawned = encoder;
@@ -283,7 +296,9 @@ export class Recorder {
       throw new Error(`the recording produced no file (ffmpeg exit ${code}): ${this.encoderLog.trim().slice(-500)}`);
     }
     const durationMs = (await probeDurationMs(this.ffmpeg, this.file)) ?? mixedMs;
-    return { file: this.file, size, durationMs, mime: this.hasVideo ? 'video/webm' : 'audio/webm', hasVideo: this.hasVideo };
+    const mp4 = this.file.endsWith('.mp4');
+    const mime = mp4 ? 'video/mp4' : this.hasVideo ? 'video/webm' : 'audio/webm';
+    return { file: this.file, size, durationMs, mime, extension: mp4 ? 'mp4' : 'webm', hasVideo: this.hasVideo };
   }
 
   /** Stops everything and throws the file away. */

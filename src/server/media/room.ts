@@ -2,6 +2,11 @@
  * One call's media: a mediasoup Router and its peers, each with its WebRTC transports, producers
  * and consumers (the mediasoup-demo shape). The room knows nothing of calls, users' rights or the
  * database: the calls module decides who may do what and asks the room to do it.
+ *
+ * Producers live on the origin router. A receiving transport goes where `placement` says (the
+ * least-loaded worker once the room is large, see rooms.ts): one worker core carries roughly 500
+ * consumers, so a live room spreads its viewers over every worker, each producer piped once to
+ * each router that needs it (`router.pipeToRouter`; pause, resume and close follow the pipe).
  */
 import type { types } from 'mediasoup';
 import type { Logger } from 'pino';
@@ -49,6 +54,16 @@ export interface RoomListener {
 
 export class MediaError extends Error {}
 
+/** Where a room's receiving transports go, and the routers it has on other workers (rooms.ts). */
+export interface RouterPlacement {
+  /** The worker index for a new receiving transport of this room. */
+  pick(room: Room): number;
+  /** This room's router on worker `index` (made on first use), with that worker's WebRtcServer. */
+  routerOn(room: Room, index: number): Promise<{ router: types.Router; webRtcServer: types.WebRtcServer | undefined }>;
+  /** Load accounting: receiving transports and consumers per worker. */
+  count(index: number, delta: number): void;
+}
+
 /** Initial estimate for a new transport's outgoing bandwidth: enough for a 720p screen share. */
 const INITIAL_OUTGOING_BITRATE = 1_500_000;
 
@@ -56,6 +71,21 @@ export class Room {
   private readonly peers = new Map<string, Peer>();
   private readonly listeners = new Set<RoomListener>();
   private closed = false;
+  /** The room's routers by worker index, the origin's included. */
+  readonly routers = new Map<number, types.Router>();
+  private readonly servers = new Map<number, types.WebRtcServer | undefined>();
+  /** `${producerId}:${workerIndex}` → the pipe of that producer (or data producer) to that worker's router. */
+  private readonly pipes = new Map<string, Promise<void>>();
+  /** Set by the registry: where receiving transports go. Without it everything stays on the origin. */
+  placement: RouterPlacement | undefined;
+  /** Spread receiving transports even while the room is small (live rooms: their viewers are many). */
+  spread = false;
+  /**
+   * Producers piped in from the instance that hosts the call (this room is then an edge of it:
+   * modules/calls/cascade.ts), by id, and how to pipe one in on first demand.
+   */
+  private readonly remote = new Map<string, types.Producer<ProducerAppData>>();
+  fetchRemote: ((producerId: string) => Promise<void>) | undefined;
 
   private constructor(
     readonly callId: string,
@@ -63,8 +93,11 @@ export class Room {
     readonly router: types.Router,
     private readonly network: RoomNetwork,
     private readonly logger: Logger,
-    private readonly webRtcServer: types.WebRtcServer | undefined,
-  ) {}
+    webRtcServer: types.WebRtcServer | undefined,
+  ) {
+    this.routers.set(workerIndex, router);
+    this.servers.set(workerIndex, webRtcServer);
+  }
 
   static async create(opts: {
     callId: string;
@@ -135,17 +168,46 @@ export class Room {
     return out;
   }
 
+  /** A producer of the hosting instance, piped in over a PipeTransport; it leaves the room when closed. */
+  addRemoteProducer(producer: types.Producer<ProducerAppData>): void {
+    this.remote.set(producer.id, producer);
+    producer.observer.on('close', () => this.remote.delete(producer.id));
+  }
+
+  remoteProducer(producerId: string): types.Producer<ProducerAppData> | undefined {
+    return this.remote.get(producerId);
+  }
+
+  /** A producer of this room's peers (not one piped in), by id. */
+  producerById(producerId: string): types.Producer<ProducerAppData> | undefined {
+    return this.findProducer(producerId);
+  }
+
   /** The mediasoup producer objects themselves (the recorder consumes them). */
   producerObjects(): types.Producer<ProducerAppData>[] {
     return [...this.peers.values()].flatMap((p) => [...p.producers.values()]);
   }
 
+  /** Consumers (and receiving transports) per worker of this room: what the placement spread. */
+  consumersByWorker(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const peer of this.peers.values()) {
+      for (const c of peer.consumers.values()) {
+        const index = (c.appData as { workerIndex?: number }).workerIndex ?? this.workerIndex;
+        out.set(index, (out.get(index) ?? 0) + 1);
+      }
+    }
+    return out;
+  }
+
   async createTransport(peerId: string, direction: 'send' | 'recv'): Promise<types.WebRtcTransport> {
     const peer = this.requirePeer(peerId);
-    const transport = await this.router.createWebRtcTransport({
-      ...createWebRtcTransportOptions({ ...this.network, webRtcServer: this.webRtcServer }),
+    // Producers stay on the origin router; receivers go where the placement says.
+    const { index, router, webRtcServer } = direction === 'recv' ? await this.receiverRouter() : { index: this.workerIndex, router: this.router, webRtcServer: this.servers.get(this.workerIndex) };
+    const transport = await router.createWebRtcTransport({
+      ...createWebRtcTransportOptions({ ...this.network, webRtcServer }),
       initialAvailableOutgoingBitrate: INITIAL_OUTGOING_BITRATE,
-      appData: { direction },
+      appData: { direction, workerIndex: index },
     });
     // A peer that left while the transport was being created must not leak it.
     if (!this.peers.has(peerId)) {
@@ -153,8 +215,80 @@ export class Room {
       throw new MediaError('You are not in this call');
     }
     peer.transports.set(transport.id, transport);
-    transport.observer.on('close', () => peer.transports.delete(transport.id));
+    if (direction === 'recv') this.placement?.count(index, 1);
+    transport.observer.on('close', () => {
+      peer.transports.delete(transport.id);
+      if (direction === 'recv') this.placement?.count(index, -1);
+    });
     return transport;
+  }
+
+  /** The router (and its worker) a new receiver of this room goes to. */
+  private async receiverRouter(): Promise<{ index: number; router: types.Router; webRtcServer: types.WebRtcServer | undefined }> {
+    const index = this.placement ? this.placement.pick(this) : this.workerIndex;
+    if (index === this.workerIndex) return { index, router: this.router, webRtcServer: this.servers.get(index) };
+    return { index, ...(await this.placement!.routerOn(this, index)) };
+  }
+
+  /**
+   * A viewer without a browser (the SFU benchmark): a PlainTransport consumer of `producerId`
+   * sending RTP to `to`, placed like any receiver. Closing the transport releases it.
+   */
+  async consumePlain(
+    producerId: string,
+    to: { ip: string; port: number },
+    opts: { srtp?: boolean } = {},
+  ): Promise<{ transport: types.PlainTransport; consumer: types.Consumer; workerIndex: number }> {
+    this.assertOpen();
+    const { index, router } = await this.receiverRouter();
+    // SRTP makes the worker encrypt every packet per viewer, as it does for a browser.
+    const transport = await router.createPlainTransport({ listenInfo: { protocol: 'udp', ip: '127.0.0.1' }, rtcpMux: true, comedia: false, enableSrtp: !!opts.srtp });
+    this.placement?.count(index, 1);
+    transport.observer.on('close', () => this.placement?.count(index, -1));
+    try {
+      await transport.connect({ ...to, ...(opts.srtp && transport.srtpParameters && { srtpParameters: transport.srtpParameters }) });
+      await this.pipeTo(index, { producerId });
+      const consumer = await transport.consume({ producerId, rtpCapabilities: this.router.rtpCapabilities });
+      this.placement?.count(index, 1);
+      consumer.observer.on('close', () => this.placement?.count(index, -1));
+      return { transport, consumer, workerIndex: index };
+    } catch (err) {
+      transport.close();
+      throw err;
+    }
+  }
+
+  /** Makes `producerId` (or a data producer) consumable on worker `index`'s router: piped there once. */
+  private pipeTo(index: number, what: { producerId: string } | { dataProducerId: string }): Promise<void> {
+    if (index === this.workerIndex) return Promise.resolve();
+    const id = 'producerId' in what ? what.producerId : what.dataProducerId;
+    const key = `${id}:${index}`;
+    let pipe = this.pipes.get(key);
+    if (!pipe) {
+      pipe = (async () => {
+        const target = this.routers.get(index);
+        if (!target) throw new MediaError('Unknown transport');
+        const piped = await this.router.pipeToRouter({ ...what, router: target, listenIp: '127.0.0.1' });
+        const closed = piped.pipeProducer?.observer ?? piped.pipeDataProducer?.observer;
+        closed?.on('close', () => this.pipes.delete(key));
+      })();
+      this.pipes.set(key, pipe);
+      pipe.catch(() => this.pipes.delete(key));
+    }
+    return pipe;
+  }
+
+  /** A worker other than the origin died: its router and transports are gone, the room goes on. */
+  forgetWorker(index: number): void {
+    this.routers.delete(index);
+    this.servers.delete(index);
+    for (const key of [...this.pipes.keys()]) if (key.endsWith(`:${index}`)) this.pipes.delete(key);
+  }
+
+  /** Used by the placement when it made this room a router on another worker. */
+  addRouter(index: number, router: types.Router, webRtcServer: types.WebRtcServer | undefined): void {
+    this.routers.set(index, router);
+    this.servers.set(index, webRtcServer);
   }
 
   async connectTransport(peerId: string, transportId: string, dtlsParameters: types.DtlsParameters): Promise<void> {
@@ -184,6 +318,37 @@ export class Room {
     return producer;
   }
 
+  /**
+   * A publisher without a browser: RTP sent by a local process (ffmpeg) to a PlainTransport of the
+   * origin router (comedia: it answers to wherever the first packet came from). The SFU benchmark
+   * and the multi-instance tests publish this way; the room treats it as the peer's own track.
+   */
+  async producePlain(
+    peerId: string,
+    input: { kind: types.MediaKind; rtpParameters: types.RtpParameters; source: MediaSource; listenIp?: string },
+  ): Promise<{ producer: types.Producer<ProducerAppData>; transport: types.PlainTransport }> {
+    const peer = this.requirePeer(peerId);
+    // RTCP on its own port: ffmpeg sends it from another socket than RTP, and comedia locks each port to its first sender.
+    const transport = await this.router.createPlainTransport({ listenInfo: { protocol: 'udp', ip: input.listenIp ?? '127.0.0.1' }, rtcpMux: false, comedia: true });
+    try {
+      const producer = await transport.produce<ProducerAppData>({
+        kind: input.kind,
+        rtpParameters: input.rtpParameters,
+        appData: { peerId, userId: peer.userId, source: input.source },
+      });
+      peer.producers.set(producer.id, producer);
+      producer.observer.on('close', () => {
+        peer.producers.delete(producer.id);
+        transport.close();
+      });
+      this.emit((l) => l.producerAdded?.(info(producer)));
+      return { producer, transport };
+    } catch (err) {
+      transport.close();
+      throw err;
+    }
+  }
+
   closeProducer(peerId: string, producerId: string): void {
     const producer = this.requireProducer(peerId, producerId);
     producer.close();
@@ -209,7 +374,10 @@ export class Room {
   /** A paused consumer: the browser resumes it once its track is wired up, so no key frame is lost. */
   async consume(peerId: string, input: { producerId: string; rtpCapabilities: types.RtpCapabilities }) {
     const peer = this.requirePeer(peerId);
-    const producer = this.findProducer(input.producerId);
+    if (!this.findProducer(input.producerId) && !this.remote.has(input.producerId)) {
+      await this.fetchRemote?.(input.producerId).catch((err: unknown) => this.logger.warn({ err }, 'could not pipe a track in from its instance'));
+    }
+    const producer = this.findProducer(input.producerId) ?? this.remote.get(input.producerId);
     if (!producer) throw new MediaError('This track is no longer available');
     if (producer.appData.peerId === peerId) throw new MediaError('You cannot receive your own track');
     if (!this.router.canConsume({ producerId: producer.id, rtpCapabilities: input.rtpCapabilities })) {
@@ -217,9 +385,15 @@ export class Room {
     }
     const transport = [...peer.transports.values()].find((t) => t.appData.direction === 'recv');
     if (!transport) throw new MediaError('Create a receiving transport first');
-    const consumer = await transport.consume({ producerId: producer.id, rtpCapabilities: input.rtpCapabilities, paused: true });
+    const index = (transport.appData as { workerIndex?: number }).workerIndex ?? this.workerIndex;
+    await this.pipeTo(index, { producerId: producer.id });
+    const consumer = await transport.consume({ producerId: producer.id, rtpCapabilities: input.rtpCapabilities, paused: true, appData: { workerIndex: index } });
     peer.consumers.set(consumer.id, consumer);
-    consumer.observer.on('close', () => peer.consumers.delete(consumer.id));
+    this.placement?.count(index, 1);
+    consumer.observer.on('close', () => {
+      peer.consumers.delete(consumer.id);
+      this.placement?.count(index, -1);
+    });
     consumer.on('producerclose', () => {
       consumer.close();
       this.emit((l) => l.consumerClosed?.(peerId, consumer.id, producer.id));
@@ -278,6 +452,7 @@ export class Room {
     if (dataProducer.appData.peerId === peerId) throw new MediaError('You cannot receive your own channel');
     const transport = [...peer.transports.values()].find((t) => t.appData.direction === 'recv');
     if (!transport) throw new MediaError('Create a receiving transport first');
+    await this.pipeTo((transport.appData as { workerIndex?: number }).workerIndex ?? this.workerIndex, { dataProducerId });
     const dataConsumer = await transport.consumeData({ dataProducerId });
     peer.dataConsumers.set(dataConsumer.id, dataConsumer);
     dataConsumer.observer.on('close', () => peer.dataConsumers.delete(dataConsumer.id));
@@ -296,7 +471,7 @@ export class Room {
     this.closed = true;
     this.peers.clear();
     // Closing the router closes every transport, producer and consumer in it.
-    this.router.close();
+    for (const router of this.routers.values()) router.close();
     this.listeners.clear();
     this.logger.debug('room closed');
   }

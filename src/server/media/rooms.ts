@@ -1,15 +1,25 @@
 /**
  * The rooms this process hosts, one per call. Creation is serialized per call, so two people
  * joining at the same moment share one router instead of making two; workers are picked
- * round-robin; when a worker dies, the calls whose routers it carried are handed to `onLost`.
+ * round-robin; when a worker dies, the calls whose origin routers it carried are handed to
+ * `onLost` (a room that only had receivers there goes on without them).
+ *
+ * Placement: a room's receiving transports stay on its origin worker while that worker carries
+ * fewer than `spreadAfter` consumers; past that (and always for a live room) each new receiver
+ * goes to the least-loaded worker, its producers piped there (room.ts). Load is counted in
+ * receiving transports plus consumers per worker, over every room of this process.
  */
 import type { types } from 'mediasoup';
 import type { Logger } from 'pino';
 import { listenInfos } from './codecs';
-import { Room, type RoomNetwork } from './room';
+import { MEDIA_CODECS } from './codecs';
+import { Room, type RouterPlacement, type RoomNetwork } from './room';
 import type { MediaWorkers } from './workers';
 
-export type WorkerPool = Pick<MediaWorkers, 'nextWorker' | 'onWorkerDied' | 'status'>;
+export type WorkerPool = Pick<MediaWorkers, 'nextWorker' | 'onWorkerDied' | 'status'> & Partial<Pick<MediaWorkers, 'liveWorkers'>>;
+
+/** Consumers on a room's origin worker before its new receivers go elsewhere (MEDIA_SPREAD_AFTER). */
+export const DEFAULT_SPREAD_AFTER = 200;
 
 export class RoomRegistry {
   private readonly rooms = new Map<string, Room>();
@@ -17,6 +27,11 @@ export class RoomRegistry {
   /** Each worker's WebRtcServer, made with its first room; a replaced worker gets its own. */
   private readonly servers = new WeakMap<types.Worker, Promise<types.WebRtcServer | undefined>>();
   private readonly unsubscribe: () => void;
+  /** Receiving transports plus consumers per worker index, over every room. */
+  private readonly load = new Map<number, number>();
+  private readonly placement: RouterPlacement;
+  /** Each room's routers on workers other than its origin, while being made and after. */
+  private readonly routersMade = new WeakMap<Room, Map<number, Promise<{ router: types.Router; webRtcServer: types.WebRtcServer | undefined }>>>();
 
   constructor(
     private readonly workers: WorkerPool,
@@ -24,12 +39,62 @@ export class RoomRegistry {
     private readonly logger: Logger,
     /** The calls whose media died with a worker: end them and tell their participants. */
     onLost: (callIds: string[]) => void,
+    private readonly spreadAfter = DEFAULT_SPREAD_AFTER,
   ) {
     this.unsubscribe = workers.onWorkerDied(({ index }) => {
       const lost = [...this.rooms.values()].filter((r) => r.workerIndex === index).map((r) => r.callId);
       for (const callId of lost) this.rooms.delete(callId);
+      for (const room of this.rooms.values()) {
+        room.forgetWorker(index);
+        this.routersMade.get(room)?.delete(index);
+      }
+      this.load.delete(index);
       if (lost.length) onLost(lost);
     });
+    this.placement = {
+      pick: (room) => this.pick(room),
+      routerOn: (room, index) => this.routerOn(room, index),
+      count: (index, delta) => this.load.set(index, Math.max(0, (this.load.get(index) ?? 0) + delta)),
+    };
+  }
+
+  /** Load per worker index (receiving transports plus consumers), for the benchmark and tests. */
+  loadByWorker(): Map<number, number> {
+    return new Map(this.load);
+  }
+
+  private pick(room: Room): number {
+    const live = this.workers.liveWorkers?.() ?? [];
+    const origin = room.workerIndex;
+    const loadOf = (i: number) => this.load.get(i) ?? 0;
+    if (live.length < 2 || (!room.spread && loadOf(origin) < this.spreadAfter)) return origin;
+    // Least loaded; the origin wins ties (no pipe needed there).
+    let best = origin;
+    for (const { index } of live) if (loadOf(index) < loadOf(best)) best = index;
+    return best;
+  }
+
+  private routerOn(room: Room, index: number) {
+    let made = this.routersMade.get(room);
+    if (!made) this.routersMade.set(room, (made = new Map()));
+    let pending = made.get(index);
+    if (!pending) {
+      const worker = this.workers.liveWorkers?.().find((w) => w.index === index)?.worker;
+      if (!worker) return Promise.reject(new Error(`mediasoup worker ${index} is not running`));
+      pending = (async () => {
+        const webRtcServer = await this.webRtcServerOf(worker, index);
+        const router = await worker.createRouter({ mediaCodecs: MEDIA_CODECS, appData: { callId: room.callId } });
+        if (room.isClosed) {
+          router.close();
+          throw new Error('This call has ended');
+        }
+        room.addRouter(index, router, webRtcServer);
+        return { router, webRtcServer };
+      })();
+      made.set(index, pending);
+      pending.catch(() => made.delete(index));
+    }
+    return pending;
   }
 
   get(callId: string): Room | undefined {
@@ -50,6 +115,7 @@ export class RoomRegistry {
       const { worker, index } = this.workers.nextWorker();
       const webRtcServer = await this.webRtcServerOf(worker, index);
       const room = await Room.create({ callId, worker, workerIndex: index, network: this.network, webRtcServer, logger: this.logger });
+      room.placement = this.placement;
       this.rooms.set(callId, room);
       return room;
     })();

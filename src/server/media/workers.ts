@@ -273,6 +273,11 @@ export class MediaWorkers {
     throw new Error(status.available ? 'no mediasoup worker is ready (restarting)' : `calls unavailable: ${status.reason}`);
   }
 
+  /** Every live worker with its index: a large room spreads its consumers over them (rooms.ts). */
+  liveWorkers(): { index: number; worker: Worker }[] {
+    return this.slots.flatMap((s) => (s.worker ? [{ index: s.index, worker: s.worker }] : []));
+  }
+
   /**
    * Called after a worker died, before its replacement starts. Its routers and transports are
    * already gone: end the calls that were on `index`. Returns an unsubscribe function.

@@ -7,6 +7,7 @@ import {
   SOCKET_TOO_MANY,
   SOCKET_UNAUTHENTICATED,
   type ClientToServerEvents,
+  type InstanceRequest,
   type InterServerEvents,
   type ServerToClientEvents,
   type SocketData,
@@ -47,6 +48,13 @@ export interface Realtime {
    * and is told why, on every instance. Their calls of that company are the calls module's part.
    */
   revokeCompany(userId: string, company: { id: string; domain: string }, reason: 'blocked' | 'removed'): void;
+  /**
+   * Asks another instance through the adapter; resolves with its answer, or undefined when no
+   * instance of that name answered (one instance, in-memory adapter, or it is gone).
+   */
+  askInstance(request: InstanceRequest): Promise<unknown>;
+  /** Answers the requests of kind `kind` addressed to this instance (one handler per kind). */
+  answerInstances(instanceId: string, kind: string, handler: (body: unknown) => Promise<unknown>): void;
 }
 
 export interface RealtimeLimits {
@@ -151,7 +159,34 @@ export function createRealtime(
       io.in(rooms.user(userId)).socketsLeave(rooms.company(company.id));
       io.to(rooms.user(userId)).emit('access:revoked', { domain: company.domain, reason });
     },
+    askInstance: (request) =>
+      new Promise((resolve) => {
+        try {
+          // Every other instance answers (null when it is not `to`); a late or gone one only costs the adapter's timeout.
+          io.serverSideEmit('instance:request', request, (_err: Error | null, responses: unknown[]) => {
+            resolve((responses ?? []).find((r) => r !== null && r !== undefined));
+          });
+        } catch {
+          resolve(undefined); // the in-memory adapter: one instance, nobody to ask
+        }
+      }),
+    answerInstances: (instanceId, kind, handler) => {
+      instanceHandlers.set(kind, { instanceId, handler });
+    },
   };
+  const instanceHandlers = new Map<string, { instanceId: string; handler: (body: unknown) => Promise<unknown> }>();
+  io.on('instance:request', (request, answer) => {
+    if (typeof answer !== 'function') return;
+    const entry = request && instanceHandlers.get(request.kind);
+    if (!entry || request.to !== entry.instanceId) return answer(null);
+    entry.handler(request.body).then(
+      (response) => answer(response ?? { ok: true }),
+      (err: unknown) => {
+        deps.logger.warn({ err, kind: request.kind }, 'instance request failed');
+        answer({ error: err instanceof Error ? err.message : String(err) });
+      },
+    );
+  });
 
   const typingLimiter = new UserRateLimiter(limits.typingPerSecond, 1000);
   if (deps.adapter) shareSpending(io, typingLimiter, deps.logger);

@@ -65,7 +65,7 @@ export function recordingStopRefusal(c: { userId: string; recorderId: string | n
 }
 
 /** A recording's file name: the call's start in UTC, readable and sortable. */
-export function recordingFileName(startedAt: Date, extension: 'webm'): string {
+export function recordingFileName(startedAt: Date, extension: 'webm' | 'mp4'): string {
   const stamp = startedAt.toISOString().replace(/\.\d+Z$/, '').replace(/[-:]/g, '').replace('T', '-');
   return `recording-${stamp}.${extension}`;
 }

@@ -13,6 +13,7 @@ import type { Recorder } from '../../media/recorder';
 import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
 import { createTranslator, type Translator } from '../../translation';
+import { Cascade } from './cascade';
 
 export interface CallSocketHandle {
   id: string;
@@ -30,6 +31,8 @@ export class CallsHub {
   readonly translator: Translator;
   private readonly timers = new Map<string, () => void>();
   private realtimeRef: Realtime | undefined;
+  /** Live rooms across instances (cascade.ts); null without calls on this process. */
+  cascade: Cascade | null = null;
   private lostListener: ((callIds: string[]) => void) | undefined;
   private closed = false;
 
@@ -44,8 +47,12 @@ export class CallsHub {
       deps.logger.info({ announcedIp: announced.ip, why: announced.why }, 'calls: announcing this address to browsers (set RTC_ANNOUNCED_IP to choose)');
     }
     this.rooms = available
-      ? new RoomRegistry(deps.media, { listenIp, announcedIp: announced.ip, webRtcPort: deps.config.media.webRtcPort }, deps.logger, (ids) =>
-          this.lostListener?.(ids),
+      ? new RoomRegistry(
+          deps.media,
+          { listenIp, announcedIp: announced.ip, webRtcPort: deps.config.media.webRtcPort },
+          deps.logger,
+          (ids) => this.lostListener?.(ids),
+          deps.config.media.spreadAfter,
         )
       : null;
   }
@@ -53,6 +60,10 @@ export class CallsHub {
   /** The realtime layer is created with the HTTP server, after the hub: it is attached then. */
   attach(realtime: Realtime): void {
     this.realtimeRef = realtime;
+    if (this.rooms) {
+      const { listenIp, pipeIp } = this.deps.config.media;
+      this.cascade = new Cascade(this.rooms, realtime, { instanceId: this.instanceId, listenIp, pipeIp }, this.deps.logger);
+    }
   }
 
   get realtime(): Realtime {

@@ -137,7 +137,7 @@ export async function finishRecording(deps: CallsDeps, callId: string): Promise<
   try {
     const result = await recorder.stop();
     const messageId = randomUUID();
-    const fileName = recordingFileName(call.recStartedAt ?? endedAt, 'webm');
+    const fileName = recordingFileName(call.recStartedAt ?? endedAt, result.extension);
     const key = `${call.company.domain}/${call.conversationId}/${messageId}/${fileName}`;
     await deps.storage.put(key, fs.createReadStream(result.file), { size: result.size, contentType: result.mime });
     const appended = await deps.db.$transaction(async (tx) => {

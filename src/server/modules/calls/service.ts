@@ -551,7 +551,9 @@ export async function joinCall(deps: CallsDeps, socket: CallSocketHandle, callId
   const { db } = deps;
   const call = await db.call.findUnique({ where: { id: callId } });
   refuseJoin(call);
-  if (call!.hostInstance !== deps.hub.instanceId) fail('PRECONDITION_FAILED', M.wrongInstance);
+  // A live room's viewer may reach any instance: this one then relays the host's tracks (cascade.ts).
+  const edgeOf = call!.hostInstance !== deps.hub.instanceId ? call!.hostInstance : undefined;
+  if (edgeOf && (!call!.isLive || call!.ownerId === socket.userId || !deps.hub.cascade)) fail('PRECONDITION_FAILED', M.wrongInstance);
   const p = await participantFor(db, callId, socket.userId);
   if (!p) fail('FORBIDDEN', M.notParticipant);
   if (p!.kicked) fail('FORBIDDEN', M.kicked);
@@ -566,7 +568,9 @@ export async function joinCall(deps: CallsDeps, socket: CallSocketHandle, callId
     deps.hub.rooms?.get(callId)?.removePeer(p!.connectionId);
     previous?.disconnect();
   }
-  const room = await rooms.getOrCreate(callId);
+  const room = edgeOf ? await deps.hub.cascade!.edgeRoom(callId, edgeOf) : await rooms.getOrCreate(callId);
+  // A live room's viewers are many: spread them over every worker from the first one.
+  room.spread = call!.isLive;
   relayRoom(deps, room);
   const now = deps.clock.now();
   const peerId = newPeerId();
@@ -601,8 +605,8 @@ export async function joinCall(deps: CallsDeps, socket: CallSocketHandle, callId
   const state = (await pushState(deps, callId))!;
   return {
     routerRtpCapabilities: room.rtpCapabilities as CallResults['join']['routerRtpCapabilities'],
-    producers: room.producers(socket.id),
-    dataProducers: room.dataProducers(socket.id),
+    producers: edgeOf ? await deps.hub.cascade!.originProducers(callId, edgeOf) : room.producers(socket.id),
+    dataProducers: edgeOf ? [] : room.dataProducers(socket.id),
     state,
     peerId,
   };
@@ -658,6 +662,7 @@ export async function setMediaFlags(deps: CallsDeps, callId: string, userId: str
  */
 export async function leaveCall(deps: CallsDeps, socket: CallSocketHandle, callId: string): Promise<void> {
   deps.hub.rooms?.get(callId)?.removePeer(socket.id);
+  if (deps.hub.cascade?.isEdge(callId)) await deps.hub.cascade.left(callId).catch((err) => deps.logger.warn({ err, callId }, 'could not take down an edge room'));
   const p = await deps.db.callParticipant.findUnique({ where: { callId_userId: { callId, userId: socket.userId } } });
   // A newer connection (another tab) took over: this one's end changes nothing.
   if (!p || p.connectionId !== socket.id) return;
