@@ -12,7 +12,7 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { fromUnits, toUnits } from '../../../../shared/domain/billing';
-import { ForgedNotification, type Checkout, type Notification, type PaymentProvider, type PaymentState, type SubscriptionState } from './types';
+import { ForgedNotification, type CardPaymentInput, type Checkout, type Notification, type PaymentProvider, type PaymentState, type SubscriptionState } from './types';
 
 export interface PagSeguroConfig {
   email: string;
@@ -21,6 +21,8 @@ export interface PagSeguroConfig {
   apiUrl: string;
   /** Where the customer pays (https://pagseguro.uol.com.br). */
   checkoutUrl: string;
+  /** Where browsers load the DirectPayment script (https://stc.pagseguro.uol.com.br). */
+  staticUrl: string;
   /** Our notification endpoint, sent with every payment request (notificationURL). */
   notificationUrl: string;
 }
@@ -64,6 +66,52 @@ export class PagSeguroError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The DirectPayment script's path under the static origin (PagSeguro's transparent checkout). */
+export const DIRECT_PAYMENT_SCRIPT = '/pagseguro/api/v2/checkout/pagseguro.directpayment.js';
+
+/**
+ * The form of a transparent-checkout card payment (`POST /v2/transactions`), one installment.
+ * The sender is the admin paying; the card holder and billing address are what the form asked.
+ */
+export function cardTransactionForm(input: CardPaymentInput, notificationUrl: string): Record<string, string> {
+  const amount = twoPlaces(input.amount);
+  const digits = (s: string) => s.replace(/\D/g, '');
+  return {
+    paymentMode: 'default',
+    paymentMethod: 'creditCard',
+    currency: input.currency.toUpperCase(),
+    itemId1: 'credits',
+    itemDescription1: input.description.slice(0, 100),
+    itemAmount1: amount,
+    itemQuantity1: '1',
+    reference: input.paymentId,
+    notificationURL: notificationUrl,
+    senderName: input.sender.name.slice(0, 50),
+    senderEmail: input.sender.email,
+    senderCPF: digits(input.holder.cpf),
+    senderAreaCode: input.holder.areaCode,
+    senderPhone: digits(input.holder.phone),
+    senderHash: input.senderHash,
+    shippingAddressRequired: 'false',
+    creditCardToken: input.cardToken,
+    installmentQuantity: '1',
+    installmentValue: amount,
+    creditCardHolderName: input.holder.name.slice(0, 50),
+    creditCardHolderCPF: digits(input.holder.cpf),
+    creditCardHolderBirthDate: input.holder.birthDate,
+    creditCardHolderAreaCode: input.holder.areaCode,
+    creditCardHolderPhone: digits(input.holder.phone),
+    billingAddressStreet: input.billing.street.slice(0, 80),
+    billingAddressNumber: input.billing.number.slice(0, 20),
+    billingAddressComplement: (input.billing.complement ?? '').slice(0, 40),
+    billingAddressDistrict: input.billing.district.slice(0, 60),
+    billingAddressPostalCode: digits(input.billing.postalCode),
+    billingAddressCity: input.billing.city.slice(0, 60),
+    billingAddressState: input.billing.state.toUpperCase(),
+    billingAddressCountry: 'BRA',
+  };
 }
 
 /** A decimal string with exactly two places, as PagSeguro wants amounts ("1234.56"). */
@@ -202,6 +250,26 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       const url = new URL('/v2/pre-approvals/request.html', config.checkoutUrl);
       url.searchParams.set('code', String(code));
       return { providerPaymentId: reference, url: url.toString() };
+    },
+
+    /** A v2 session: the DirectPayment script in the browser needs it to make card tokens. */
+    async cardSession() {
+      const answer = await call('POST', '/v2/sessions');
+      const id = answer.session?.id;
+      if (!id) throw new Error('PagSeguro answered a session request without an id');
+      return { sessionId: String(id), scriptUrl: new URL(DIRECT_PAYMENT_SCRIPT, config.staticUrl).toString() };
+    },
+
+    /**
+     * The transparent checkout's payment: the card token and sender hash made in the browser, our
+     * payment id as the reference. PagSeguro answers the transaction (usually awaiting payment or
+     * in analysis); whether it is paid is what queryPayment and the notification say.
+     */
+    async payByCard(input) {
+      const answer = await call('POST', '/v2/transactions', {}, cardTransactionForm(input, config.notificationUrl));
+      const code = answer.transaction?.[0]?.code;
+      if (!code) throw new Error('PagSeguro answered a card payment without a transaction code');
+      return { providerRef: String(code) };
     },
 
     /** The v2 pre-approvals cancellation; a pre-approval never accepted has nothing to cancel. */
