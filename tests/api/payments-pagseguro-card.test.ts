@@ -14,9 +14,16 @@ let server: TestServer;
 let pagseguro: PagSeguroServer;
 const sockets: ClientSocket[] = [];
 
+const BASIC = { key: 'basic', name: 'Basic', monthlyPrice: '49.90', features: ['members', 'calls', 'forms'] };
+const PRO = { key: 'pro', name: 'Pro', monthlyPrice: '149.99', features: ['members', 'calls', 'forms', 'kanban', 'whatsapp'] };
+
 beforeAll(async () => {
   pagseguro = await startPagSeguroServer();
   server = await startTestServer({ env: pagseguro.env });
+  pagseguro.setNotificationUrl(`${server.url}/webhooks/payments/pagseguro`);
+  const ops = await serviceCompany(server, sockets);
+  await server.db.operator.create({ data: { userId: ops.admin.userId } });
+  await ops.admin.call('operator.setPlans', { plans: [BASIC, PRO] });
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
@@ -145,5 +152,54 @@ describe('pagseguro transparent checkout', () => {
     expect(await pagseguro.deliver(note)).toBe(200);
     expect(await c.credits()).toBe('33.33');
     expect(await c.entries()).toHaveLength(1);
+  });
+});
+
+describe('pagseguro plan paid by card on our page', () => {
+  async function subscriber() {
+    const c = await company();
+    const plan = async () => (await server.db.company.findUniqueOrThrow({ where: { id: c.company.id } })).plan as Record<string, number>;
+    const subs = () => server.db.subscription.findMany({ where: { companyId: c.company.id }, orderBy: { createdAt: 'asc' } });
+    const subscribe = async (planKey: string, number: string) => {
+      const session = await c.admin.call<{ sessionId: string }>('billing.cardSession', { domain: c.domain });
+      const { cardToken, senderHash } = await pagseguro.tokenize(session.sessionId, number);
+      return c.admin.attempt('billing.subscribeByCard', { domain: c.domain, planKey, cardToken, senderHash, holder: HOLDER, billing: BILLING });
+    };
+    return { ...c, plan, subs, subscribe };
+  }
+
+  it('subscribes with a card token, applies the plan once active, and a switch by card credits the unused days', async () => {
+    const c = await subscriber();
+    const first = await c.subscribe('basic', TEST_CARDS.approved);
+    expect(first.error).toBeUndefined();
+    const adhesion = pagseguro.adhesions.at(-1)!;
+    expect(adhesion).toMatchObject({ paymentMethod: { type: 'CREDITCARD' }, sender: { documents: [{ type: 'CPF', value: '12345678909' }] } });
+    expect(JSON.stringify(adhesion)).not.toContain(TEST_CARDS.approved);
+    expect(pagseguro.recurringPlans.get(adhesion.plan)).toMatchObject({ amountPerPayment: '49.90', period: 'MONTHLY', charge: 'AUTO' });
+    await until(async () => (await c.subs()).some((s) => s.status === 'active'));
+    expect(await c.plan()).toMatchObject({ forms: 1, kanban: 0 });
+    expect(await c.admin.call('billing.plans', { domain: c.domain }, 'query')).toMatchObject({ current: { planKey: 'basic', status: 'active' } });
+
+    const second = await c.subscribe('pro', TEST_CARDS.approved);
+    expect(second.error).toBeUndefined();
+    await until(async () => (await c.subs()).map((s) => s.status).join() === 'canceled,active');
+    expect(await c.plan()).toMatchObject({ kanban: 1, whatsapp: 1 });
+    // Switched the day Basic was paid: its whole price comes back, once.
+    await until(async () => (await c.entries()).length === 1);
+    expect((await c.entries()).map((e) => [e.action, e.name, e.amount.toString()])).toEqual([['proration', 'Basic', '49.9']]);
+    expect(pagseguro.cancelled).toContain((await c.subs())[0]!.providerSubscriptionId);
+  });
+
+  it('a card refused on the first charge leaves no plan; the same plan again is refused while active', async () => {
+    const c = await subscriber();
+    expect((await c.subscribe('pro', TEST_CARDS.refused)).error).toBeUndefined();
+    await until(async () => (await c.subs()).every((s) => s.status === 'canceled'));
+    expect(await c.plan()).not.toMatchObject({ kanban: 1 });
+    expect((await c.subscribe('pro', TEST_CARDS.approved)).error).toBeUndefined();
+    await until(async () => (await c.subs()).some((s) => s.status === 'active'));
+    const again = await c.subscribe('pro', TEST_CARDS.approved);
+    expect(again.error).toMatchObject({ code: 'CONFLICT' });
+    const bad = await c.admin.attempt('billing.subscribeByCard', { domain: c.domain, planKey: 'basic', cardToken: 'f'.repeat(32), senderHash: 'a'.repeat(64), holder: HOLDER, billing: BILLING });
+    expect(bad.error).toMatchObject({ code: 'BAD_REQUEST', message: PAYMENT_MESSAGES.cardRefused });
   });
 });

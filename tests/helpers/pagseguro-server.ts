@@ -292,6 +292,7 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
       return { status: 200, body: `${XML_HEAD}<session><id>${id}</id></session>` };
     }
     if (req.method === 'POST' && url.pathname === '/v2/transactions') return cardPayment(form);
+    if (req.method === 'POST' && (url.pathname === '/pre-approvals/request' || url.pathname === '/pre-approvals')) return recurring(url.pathname, body);
     if (req.method === 'GET' && (m = url.pathname.match(/^\/v3\/transactions\/notifications\/([\w-]+)$/))) {
       const note = notifications.get(m[1]!);
       if (!note || note.notificationType !== 'transaction') return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
@@ -365,6 +366,50 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     return { status: 200, body };
   }
   const cardHold = { on: false };
+
+  /** Plans of the recurring API (`POST /pre-approvals/request`), by code; adhesions made with a card. */
+  const recurringPlans = new Map<string, { reference: string; name: string; amountPerPayment: string; period: string; charge: string }>();
+  const adhesions: Record<string, any>[] = [];
+  /** The transparent recurring API: JSON in, JSON out, errors as { error, errors: { code: message } }. */
+  function recurring(path: string, body: string): { status: number; body: string } {
+    let json: Record<string, any>;
+    try {
+      json = JSON.parse(body) as Record<string, any>;
+    } catch {
+      return { status: 400, body: JSON.stringify({ error: true, errors: { '11001': 'invalid JSON' } }) };
+    }
+    const refuse = (errors: Record<string, string>) => ({ status: 400, body: JSON.stringify({ error: true, errors }) });
+    if (path === '/pre-approvals/request') {
+      const p = json.preApproval ?? {};
+      if (!/^\d{1,7}\.\d{2}$/.test(p.amountPerPayment ?? '')) return refuse({ '11088': 'preApprovalAmountPerPayment invalid pattern' });
+      if (p.period !== 'MONTHLY' || p.charge !== 'AUTO' || !p.name) return refuse({ '11083': 'preApproval invalid value' });
+      const code = randomBytes(16).toString('hex').toUpperCase();
+      recurringPlans.set(code, { reference: String(json.reference ?? ''), name: p.name, amountPerPayment: p.amountPerPayment, period: p.period, charge: p.charge });
+      return { status: 200, body: JSON.stringify({ code, date: new Date().toISOString() }) };
+    }
+    adhesions.push(json);
+    const plan = recurringPlans.get(json.plan ?? '');
+    const cc = json.paymentMethod?.creditCard ?? {};
+    const card = cardTokens.get(cc.token ?? '');
+    const errors: Record<string, string> = {};
+    if (!plan) errors['17001'] = 'plan not found';
+    if (json.paymentMethod?.type !== 'CREDITCARD') errors['53034'] = 'paymentMethod invalid value';
+    if (!senderHashes.has(json.sender?.hash ?? '')) errors['53151'] = 'sender hash invalid';
+    if (!/^\S+@\S+$/.test(json.sender?.email ?? '')) errors['53010'] = 'sender email invalid';
+    if (!/^\d{11}$/.test(json.sender?.documents?.[0]?.value ?? '')) errors['53020'] = 'sender CPF invalid';
+    if (!/^\d{2}\/\d{2}\/\d{4}$/.test(cc.holder?.birthDate ?? '')) errors['53049'] = 'holder birth date invalid';
+    if (!card || card.used) errors['53037'] = 'credit card token invalid';
+    if (Object.keys(errors).length) return refuse(errors);
+    card!.used = true;
+    const now = new Date().toISOString();
+    const p: PagSeguroPreApproval = { code: randomBytes(16).toString('hex').toUpperCase(), reference: String(json.reference ?? ''), name: plan!.name, status: 'PENDING', date: now, lastEventDate: now, notificationURL: notificationUrlFor.value };
+    preApprovals.set(p.code, p);
+    // The first charge is decided after the answer: an approved card makes it ACTIVE, a refused one CANCELLED.
+    setImmediate(() => void setPreApproval(p.code, card!.number === TEST_CARDS.refused ? 'CANCELLED' : 'ACTIVE').catch(() => undefined));
+    return { status: 200, body: JSON.stringify({ code: p.code }) };
+  }
+  /** The recurring API takes no notificationURL: PagSeguro uses the one set in the account's panel. */
+  const notificationUrlFor = { value: '' };
   const held = new Map<string, (send: boolean) => Promise<PagSeguroNotification>>();
 
   /** The browser side of the transparent checkout (CORS open, as PagSeguro's is to the buyer's page). */
@@ -489,6 +534,10 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     preApprovals,
     sessions,
     cardTokens,
+    recurringPlans,
+    adhesions,
+    /** The account's notification URL (PagSeguro's panel), used by the recurring API's notices. */
+    setNotificationUrl: (url: string) => void (notificationUrlFor.value = url),
     cardPayments,
     tokenize,
     /** Card payments made while on stay awaiting payment until `releaseCardPayment`. */

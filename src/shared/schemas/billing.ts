@@ -59,6 +59,10 @@ export const cardPaymentInput = z.strictObject({
 });
 export type CardPaymentInput = z.infer<typeof cardPaymentInput>;
 
+/** A plan of the catalogue paid by card on our page: the same card details, a plan instead of an amount. */
+export const cardSubscribeInput = cardPaymentInput.omit({ amount: true }).extend({ planKey: z.string().trim().min(1).max(30) });
+export type CardSubscribeInput = z.infer<typeof cardSubscribeInput>;
+
 export const paymentInput = z.object({ domain: domainSchema, paymentId: z.uuid() });
 
 /** Texts about the plan catalogue (the client translates them). */

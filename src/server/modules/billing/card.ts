@@ -6,17 +6,18 @@
  * what PagSeguro answers when asked (here at once, and on each notification), so once.
  */
 import { TRPCError } from '@trpc/server';
-import type { CardPaymentInput } from '../../../shared/schemas/billing';
+import type { CardPaymentInput, CardSubscribeInput } from '../../../shared/schemas/billing';
 import { PAYMENT_MESSAGES } from '../../../shared/schemas/billing';
 import { reconcile, view, type PaymentsDeps } from './payments';
 import { paymentProvider } from './providers';
 import { PagSeguroError } from './providers/pagseguro';
+import { choosePlan, reconcileSubscription } from './subscriptions';
 
 function cardProvider(deps: PaymentsDeps) {
   const provider = paymentProvider(deps.config);
   if (!provider) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.notSetUp });
-  if (!provider.cardSession || !provider.payByCard) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.noCardForm });
-  return provider as typeof provider & Required<Pick<typeof provider, 'cardSession' | 'payByCard'>>;
+  if (!provider.cardSession || !provider.payByCard || !provider.subscribeByCard) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.noCardForm });
+  return provider as typeof provider & Required<Pick<typeof provider, 'cardSession' | 'payByCard' | 'subscribeByCard'>>;
 }
 
 /** A session for the provider's script, and where to load the script from. */
@@ -65,5 +66,55 @@ export async function payTopUpByCard(deps: PaymentsDeps, input: { companyId: str
     return view(await reconcile(deps, payment.id, await provider.queryPayment(payment.providerPaymentId)));
   } catch {
     return view(await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
+  }
+}
+
+/**
+ * A plan of the catalogue paid by card on our page (a transparent pre-approval). The same rules as
+ * through the provider's page (choosePlan): the plan is copied onto the subscription row, and an
+ * active plan it replaces is cancelled, with its unused days credited, once the new one is active.
+ */
+export async function subscribeByCard(deps: PaymentsDeps & { clock: { now(): Date } }, input: { companyId: string; userId: string; card: CardSubscribeInput }) {
+  const provider = cardProvider(deps);
+  const plan = await choosePlan(deps, { companyId: input.companyId, planKey: input.card.planKey });
+  if (!plan) throw new TRPCError({ code: 'BAD_REQUEST', message: PAYMENT_MESSAGES.cardDetails });
+  const user = await deps.db.user.findUniqueOrThrow({ where: { id: input.userId }, select: { email: true } });
+  const reference = `plan-${crypto.randomUUID()}`;
+  const { card } = input;
+  let subscriptionId: string;
+  try {
+    ({ subscriptionId } = await provider.subscribeByCard({
+      reference,
+      plan: { key: plan.key, name: plan.name, monthlyPrice: plan.monthlyPrice },
+      currency: deps.config.payments.currency,
+      cardToken: card.cardToken,
+      senderHash: card.senderHash,
+      sender: { name: card.holder.name, email: user.email ?? '' },
+      holder: card.holder,
+      billing: card.billing,
+    }));
+  } catch (err) {
+    const refused = err instanceof PagSeguroError && err.status === 400;
+    throw new TRPCError({ code: refused ? 'BAD_REQUEST' : 'BAD_GATEWAY', message: refused ? PAYMENT_MESSAGES.cardRefused : PAYMENT_MESSAGES.providerDown, cause: err });
+  }
+  const sub = await deps.db.subscription.create({
+    data: {
+      companyId: input.companyId,
+      provider: provider.name,
+      checkoutId: reference,
+      providerSubscriptionId: subscriptionId,
+      createdById: input.userId,
+      planKey: plan.key,
+      planName: plan.name,
+      monthlyPrice: plan.monthlyPrice,
+      planFeatures: plan.features,
+    },
+  });
+  // Asked at once; the notification settles it otherwise (its row exists by now).
+  try {
+    const updated = await reconcileSubscription({ ...deps, now: deps.clock.now() }, sub.id, await provider.querySubscription(reference, subscriptionId));
+    return { status: updated.status };
+  } catch {
+    return { status: sub.status };
   }
 }

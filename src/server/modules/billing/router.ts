@@ -1,5 +1,5 @@
 import { statementInput } from '../../../shared/schemas/calls';
-import { cardPaymentInput, paymentInput, subscribeInput, topUpInput } from '../../../shared/schemas/billing';
+import { cardPaymentInput, cardSubscribeInput, paymentInput, subscribeInput, topUpInput } from '../../../shared/schemas/billing';
 import { adminProcedure, memberProcedure, router } from '../../trpc';
 import * as card from './card';
 import * as payments from './payments';
@@ -23,6 +23,10 @@ export const billingRouter = router({
   payByCard: adminProcedure
     .input(cardPaymentInput)
     .mutation(({ ctx, input }) => card.payTopUpByCard(ctx, { companyId: ctx.company.id, domain: ctx.company.domain, userId: ctx.user.id, card: input })),
+  /** Subscribes to a plan of the catalogue with a card token (transparent pre-approval). */
+  subscribeByCard: adminProcedure
+    .input(cardSubscribeInput)
+    .mutation(({ ctx, input }) => card.subscribeByCard(ctx, { companyId: ctx.company.id, userId: ctx.user.id, card: input })),
   /** One payment, asked again of the provider (what the page shows on return from checkout). */
   payment: adminProcedure.input(paymentInput).mutation(({ ctx, input }) => payments.refreshPayment(ctx, ctx.company.id, input.paymentId)),
   /** The company's recent payments and their state (paid, failed, refunded...). */

@@ -28,20 +28,7 @@ const UNPAID = new Set(['past_due', 'unpaid']);
 export async function startSubscription(deps: PaymentsDeps, input: { companyId: string; userId: string; planKey?: string }) {
   const provider = paymentProvider(deps.config);
   if (!provider) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.notSetUp });
-  const company = await deps.db.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
-  if (company.billingExempt) throw new TRPCError({ code: 'CONFLICT', message: PAYMENT_MESSAGES.exempt });
-  // Changing plan while subscribed: the new subscription is bought beside the active one, and the
-  // old one is cancelled at the provider only once the new one is paid (retireReplaced), so the
-  // company keeps its plan until then and is never charged by both afterwards. Buying the plan
-  // it already has (or, with no catalogue, the one configured plan) again is refused.
-  const active = await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { planKey: true } });
-  if (active && (!input.planKey || active.planKey === input.planKey)) {
-    throw new TRPCError({ code: 'CONFLICT', message: PLAN_MESSAGES.alreadyActive });
-  }
-  const catalogue = await getPlans(deps.db);
-  if (catalogue.length && !input.planKey) throw new TRPCError({ code: 'BAD_REQUEST', message: PLAN_MESSAGES.choose });
-  const plan = input.planKey ? catalogue.find((p) => p.key === input.planKey) : undefined;
-  if (input.planKey && !plan) throw new TRPCError({ code: 'NOT_FOUND', message: PLAN_MESSAGES.notFound });
+  const plan = await choosePlan(deps, input);
   const back = `${deps.config.publicUrl}/i/recarga?subscription=1`;
   let checkout;
   try {
@@ -64,6 +51,27 @@ export async function startSubscription(deps: PaymentsDeps, input: { companyId: 
     },
   });
   return { url: checkout.url };
+}
+
+/**
+ * The plan a company may buy now. Changing plan while subscribed: the new subscription is bought
+ * beside the active one, and the old one is cancelled at the provider only once the new one is
+ * paid (retireReplaced), so the company keeps its plan until then and is never charged by both
+ * afterwards. Buying the plan it already has (or, with no catalogue, the one configured plan)
+ * again is refused.
+ */
+export async function choosePlan(deps: PaymentsDeps, input: { companyId: string; planKey?: string }) {
+  const company = await deps.db.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
+  if (company.billingExempt) throw new TRPCError({ code: 'CONFLICT', message: PAYMENT_MESSAGES.exempt });
+  const active = await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { planKey: true } });
+  if (active && (!input.planKey || active.planKey === input.planKey)) {
+    throw new TRPCError({ code: 'CONFLICT', message: PLAN_MESSAGES.alreadyActive });
+  }
+  const catalogue = await getPlans(deps.db);
+  if (catalogue.length && !input.planKey) throw new TRPCError({ code: 'BAD_REQUEST', message: PLAN_MESSAGES.choose });
+  const plan = input.planKey ? catalogue.find((p) => p.key === input.planKey) : undefined;
+  if (input.planKey && !plan) throw new TRPCError({ code: 'NOT_FOUND', message: PLAN_MESSAGES.notFound });
+  return plan;
 }
 
 /** The catalogue as an admin sees it, and the plan of the company's latest paid subscription. */

@@ -141,6 +141,33 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
     return xml.parse(text) as Record<string, any>;
   }
 
+  /**
+   * The recurring-payment API (transparent pre-approvals): JSON bodies, PagSeguro's versioned
+   * Accept header, the same credentials in the query string.
+   */
+  async function callJson(path: string, body: unknown): Promise<Record<string, any>> {
+    const url = new URL(path, config.apiUrl);
+    url.search = new URLSearchParams({ email: config.email, token: config.token }).toString();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json;charset=ISO-8859-1', accept: 'application/vnd.pagseguro.com.br.json+xml;charset=ISO-8859-1' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
+    const text = await res.text();
+    let json: Record<string, any> = {};
+    try {
+      json = JSON.parse(text) as Record<string, any>;
+    } catch {
+      // An answer that is not JSON (a proxy's error page) is reported as it came.
+    }
+    if (!res.ok) {
+      const detail = Object.entries((json.errors ?? {}) as Record<string, string>).map(([c, m]) => `${c}: ${m}`).join('; ') || text.slice(0, 200) || res.statusText;
+      throw new PagSeguroError(res.status, `PagSeguro answered ${res.status}: ${detail}`);
+    }
+    return json;
+  }
+
   const toTransaction = (t: Record<string, any>): Transaction => ({
     code: String(t.code),
     reference: t.reference === undefined ? undefined : String(t.reference),
@@ -270,6 +297,33 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       const code = answer.transaction?.[0]?.code;
       if (!code) throw new Error('PagSeguro answered a card payment without a transaction code');
       return { providerRef: String(code) };
+    },
+
+    /**
+     * A plan paid by card on our page: a pre-approval plan for the catalogue plan (automatic
+     * monthly charge), then the admin's adhesion to it with the card token and sender hash.
+     */
+    async subscribeByCard(input) {
+      const digits = (v: string) => v.replace(/\D/g, '');
+      const plan = await callJson('/pre-approvals/request', {
+        reference: input.reference,
+        preApproval: { name: input.plan.name.slice(0, 100), charge: 'AUTO', period: 'MONTHLY', amountPerPayment: twoPlaces(input.plan.monthlyPrice), details: `${input.plan.name} (${input.plan.key})`.slice(0, 255) },
+      });
+      if (!plan.code) throw new Error('PagSeguro answered a plan request without a code');
+      const phone = { areaCode: input.holder.areaCode, number: digits(input.holder.phone) };
+      const cpf = [{ type: 'CPF', value: digits(input.holder.cpf) }];
+      const address = { ...input.billing, complement: input.billing.complement ?? '', postalCode: digits(input.billing.postalCode), state: input.billing.state.toUpperCase(), country: 'BRA' };
+      const adhesion = await callJson('/pre-approvals', {
+        plan: String(plan.code),
+        reference: input.reference,
+        sender: { name: input.sender.name.slice(0, 50), email: input.sender.email, hash: input.senderHash, phone, address, documents: cpf },
+        paymentMethod: {
+          type: 'CREDITCARD',
+          creditCard: { token: input.cardToken, holder: { name: input.holder.name.slice(0, 50), birthDate: input.holder.birthDate, documents: cpf, phone, billingAddress: address } },
+        },
+      });
+      if (!adhesion.code) throw new Error('PagSeguro answered an adhesion without a code');
+      return { subscriptionId: String(adhesion.code) };
     },
 
     /** The v2 pre-approvals cancellation; a pre-approval never accepted has nothing to cancel. */

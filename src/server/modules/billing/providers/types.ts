@@ -83,4 +83,9 @@ export interface PaymentProvider {
   cardSession?(): Promise<{ sessionId: string; scriptUrl: string }>;
   /** Pays with a card token; the answer is only accepted, the state comes from queryPayment. */
   payByCard?(input: CardPaymentInput): Promise<{ providerRef: string }>;
+  /**
+   * A monthly subscription paid by card on our page: `reference` is what we keep as its checkout
+   * id; the answer is the provider's subscription id, its state comes from querySubscription.
+   */
+  subscribeByCard?(input: Omit<CardPaymentInput, 'paymentId' | 'amount' | 'description'> & { reference: string; plan: { key: string; name: string; monthlyPrice: string } }): Promise<{ subscriptionId: string }>;
 }
