@@ -16,7 +16,11 @@ type Field = keyof typeof EMPTY;
  * sent to our server. Once paid or pending, the page follows the payment like a return from
  * checkout (?payment=<id>).
  */
-export function useCardPayment(domain: string, enabled: boolean): { fields: ReactNode; pay: (amount: string) => void; pending: boolean; error: string | null } {
+export function useCardPayment(
+  domain: string,
+  enabled: boolean,
+  onSubscribed?: (status: string) => void,
+): { fields: ReactNode; pay: (what: { amount: string } | { planKey: string }) => void; pending: boolean; error: string | null } {
   const { t } = useLingui();
   const serverMessage = useServerMessage();
   const [, setParams] = useSearchParams();
@@ -28,6 +32,7 @@ export function useCardPayment(domain: string, enabled: boolean): { fields: Reac
   const api = useRef<Promise<DirectPayment> | null>(null);
   const session = trpc.billing.cardSession.useMutation();
   const payByCard = trpc.billing.payByCard.useMutation();
+  const subscribeByCard = trpc.billing.subscribeByCard.useMutation();
 
   // The session and the script are fetched when the card form shows, so paying is quick.
   const { mutateAsync: openSession } = session;
@@ -42,7 +47,9 @@ export function useCardPayment(domain: string, enabled: boolean): { fields: Reac
     <TextField label={label} value={v[f]} onChange={set(f)} error={errors[f] ?? null} {...extra} />
   );
 
-  const pay = (amount: string) => {
+  const pay = (what: { amount: string } | { planKey: string }) => {
+    // A plan has no amount to check here (the server prices it); the details are checked the same.
+    const amount = 'amount' in what ? what.amount : '1';
     const found: Partial<Record<Field, string>> = {};
     const number = v.number.replace(/\D/g, '');
     const exp = /^\s*(0[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})\s*$/.exec(v.expiry);
@@ -79,6 +86,14 @@ export function useCardPayment(domain: string, enabled: boolean): { fields: Reac
         });
         const token = await cardToken(direct, { number, cvv: v.cvv.trim(), month: exp[1]!, year });
         const hash = await senderHash(direct);
+        if ('planKey' in what) {
+          const { amount: _amount, ...details } = parsed.data;
+          const sub = await subscribeByCard.mutateAsync({ ...details, planKey: what.planKey, cardToken: token, senderHash: hash });
+          setV(EMPTY);
+          void Promise.all([utils.billing.subscription.invalidate(), utils.billing.plans.invalidate(), utils.billing.balance.invalidate(), utils.billing.statement.invalidate()]);
+          onSubscribed?.(sub.status);
+          return;
+        }
         const payment = await payByCard.mutateAsync({ ...parsed.data, cardToken: token, senderHash: hash });
         void Promise.all([utils.billing.balance.invalidate(), utils.billing.payments.invalidate(), utils.billing.statement.invalidate()]);
         // The card's details leave the page; the notice above follows the payment.

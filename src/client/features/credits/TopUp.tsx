@@ -52,7 +52,7 @@ export function TopUpCard({ domain }: { domain: string }) {
     const amount = choice === 'other' ? other.trim().replace(',', '.') : choice;
     if (!topUpAmount.safeParse(amount).success) return setFieldError(t`Choose an amount between ${TOP_UP_MIN} and ${TOP_UP_MAX}, in cents at most`);
     setFieldError(null);
-    if (byCard) card.pay(amount);
+    if (byCard) card.pay({ amount });
     else topUp.mutate({ domain, amount });
   };
   return (
