@@ -49,7 +49,7 @@ describe('/i/recarga with PagSeguro', () => {
     await page.goto(`${server.url}/i/recarga`);
     await page.getByRole('radio', { name: 'Other amount' }).check();
     await page.getByRole('textbox', { name: 'Amount to pay' }).fill('42.10');
-    await page.getByRole('radio', { name: "On the provider's page" }).check();
+    await page.getByRole('radiogroup', { name: 'How to pay', exact: true }).getByRole('radio', { name: "On the provider's page" }).check();
     await page.getByRole('button', { name: 'Pay' }).click();
 
     await page.waitForURL(`${pagseguro.url}/v2/checkout/payment.html?code=**`);
@@ -68,7 +68,7 @@ describe('/i/recarga with PagSeguro', () => {
     const { page, companyId, close } = await adminPage();
     await page.goto(`${server.url}/i/recarga`);
     await page.getByRole('radio', { name: 'R$20.00' }).check();
-    await page.getByRole('radio', { name: "On the provider's page" }).check();
+    await page.getByRole('radiogroup', { name: 'How to pay', exact: true }).getByRole('radio', { name: "On the provider's page" }).check();
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(`${pagseguro.url}/v2/checkout/payment.html?code=**`);
     await page.getByRole('button', { name: 'Use a card that is refused' }).click();
@@ -90,7 +90,7 @@ describe('/i/recarga with PagSeguro', () => {
     await page.goto(`${server.url}/i/recarga`);
     await page.getByRole('radio', { name: 'Other amount' }).check();
     await page.getByRole('textbox', { name: 'Amount to pay' }).fill('57.30');
-    await expect.poll(() => page.getByRole('radio', { name: 'By card, on this page' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('radiogroup', { name: 'How to pay', exact: true }).getByRole('radio', { name: 'By card, on this page' }).isChecked()).toBe(true);
     // The form tells what is missing before anything leaves the page.
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.getByText('Type the card number as printed on it').waitFor();
@@ -158,6 +158,38 @@ describe('/i/recarga with PagSeguro', () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.getByText('The payment was refused (Refused by the card issuer). Nothing was charged.').waitFor();
     expect((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).credits.toString()).toBe('0');
+    await close();
+  });
+
+  it('subscribes to a plan by card on /i/recarga and sees it active', async () => {
+    pagseguro.setNotificationUrl(`${server.url}/webhooks/payments/pagseguro`);
+    await server.db.prices.update({ where: { id: 1 }, data: { plans: [{ key: 'pro', name: 'Pro', monthlyPrice: '149.99', features: ['members', 'calls', 'forms', 'kanban'] }] } });
+    const { page, companyId, close } = await adminPage();
+    await page.goto(`${server.url}/i/recarga`);
+    await page.getByRole('radiogroup', { name: 'How to pay the plan' }).getByRole('radio', { name: 'By card, on this page' }).check();
+    // The top-up's card form comes first; the plan's is the second.
+    const card = page.getByRole('group', { name: 'Card' }).nth(1);
+    const fill = async (name: string, value: string) => card.getByRole('textbox', { name, exact: true }).fill(value);
+    await fill('Card number', TEST_CARDS.approved);
+    await fill('Name on the card', 'Ana Admin');
+    await fill('Expiry (MM/YY)', `05/${String(new Date().getUTCFullYear() + 3).slice(2)}`);
+    await fill('Security code', '456');
+    await fill("Card holder's CPF", '12345678909');
+    await fill("Card holder's date of birth (DD/MM/YYYY)", '07/03/1985');
+    await fill('Area code', '11');
+    await fill('Phone', '98765-4321');
+    await fill('Postal code (CEP)', '01310-100');
+    await fill('Street', 'Av. Paulista');
+    await fill('Number', '1000');
+    await fill('District', 'Bela Vista');
+    await fill('City', 'São Paulo');
+    await fill('State (two letters)', 'SP');
+    await page.getByRole('button', { name: 'Subscribe to Pro' }).click();
+    await page.getByText(/Subscription (paid: the plan is active|sent to PagSeguro)/).waitFor();
+    expect(new URL(page.url()).origin).toBe(server.url);
+    await expect.poll(async () => (await server.db.subscription.findFirst({ where: { companyId } }))?.status).toBe('active');
+    expect((await server.db.company.findUniqueOrThrow({ where: { id: companyId } })).plan).toMatchObject({ kanban: 1 });
+    expect(JSON.stringify(pagseguro.adhesions.at(-1))).not.toContain(TEST_CARDS.approved);
     await close();
   });
 });
