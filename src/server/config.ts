@@ -150,6 +150,8 @@ const envSchema = z
     /** PagSeguro's web services and payment page origins (the sandbox's, or a local PagSeguro-protocol server in tests). */
     PAGSEGURO_API_URL: z.preprocess(emptyToUndefined, z.url().default('https://ws.pagseguro.uol.com.br')),
     PAGSEGURO_CHECKOUT_URL: z.preprocess(emptyToUndefined, z.url().default('https://pagseguro.uol.com.br')),
+    /** Where the browser loads PagSeguro's DirectPayment script for the card form on /i/recarga (transparent checkout). */
+    PAGSEGURO_STATIC_URL: z.preprocess(emptyToUndefined, z.url().default('https://stc.pagseguro.uol.com.br')),
     /** Days an unpaid plan renewal is tolerated before the company's plan is blocked. */
     PLAN_GRACE_DAYS: z.coerce.number().min(0).max(90).default(3),
     /** ISO currency of top-ups (credits are counted in it). */
@@ -211,7 +213,7 @@ export interface Config {
   /** Largest chat attachment, in bytes. */
   maxUploadBytes: number;
   /** Top-ups through an outside provider; none configured = payments are not set up. */
-  payments: { currency: string; graceDays: number; stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string; planPrice?: string }; pagseguro?: { email: string; token: string; apiUrl: string; checkoutUrl: string; notificationUrl: string } };
+  payments: { currency: string; graceDays: number; stripe?: { secretKey: string; webhookSecret: string; apiUrl?: string; planPrice?: string }; pagseguro?: { email: string; token: string; apiUrl: string; checkoutUrl: string; staticUrl: string; notificationUrl: string } };
   /** E-mails granted the operator role by configuration (lower case). */
   operatorEmails: string[];
   /** Socket.IO across instances (docs/operations.md, "Several instances"). */
@@ -316,7 +318,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         env.STRIPE_WEBHOOK_SECRET && { stripe: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL, planPrice: env.STRIPE_PLAN_PRICE } }),
       ...(env.PAGSEGURO_EMAIL &&
         env.PAGSEGURO_TOKEN && {
-          pagseguro: { email: env.PAGSEGURO_EMAIL, token: env.PAGSEGURO_TOKEN, apiUrl: env.PAGSEGURO_API_URL, checkoutUrl: env.PAGSEGURO_CHECKOUT_URL, notificationUrl: `${publicUrl}/webhooks/payments/pagseguro` },
+          pagseguro: { email: env.PAGSEGURO_EMAIL, token: env.PAGSEGURO_TOKEN, apiUrl: env.PAGSEGURO_API_URL, checkoutUrl: env.PAGSEGURO_CHECKOUT_URL, staticUrl: env.PAGSEGURO_STATIC_URL, notificationUrl: `${publicUrl}/webhooks/payments/pagseguro` },
         }),
     },
     operatorEmails: listOf(env.OPERATOR_EMAILS).map((e) => e.toLowerCase()),

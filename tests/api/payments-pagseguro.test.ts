@@ -42,7 +42,7 @@ const webhook = (body: string) =>
 describe('pagseguro top-up', () => {
   it('credits once when paid, however often the notification comes', async () => {
     const c = await company();
-    expect(await c.admin.call('billing.paymentsStatus', { domain: c.domain }, 'query')).toEqual({ provider: 'pagseguro', currency: 'brl' });
+    expect(await c.admin.call('billing.paymentsStatus', { domain: c.domain }, 'query')).toEqual({ provider: 'pagseguro', currency: 'brl', cardForm: true });
     const { paymentId, url, code } = await c.topUp('50.10');
     expect(url).toBe(`${pagseguro.url}/v2/checkout/payment.html?code=${code}`);
     // Our payment id is the reference; the amount went with two decimals; notifications come back to us.

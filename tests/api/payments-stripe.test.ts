@@ -46,7 +46,7 @@ async function sumOfStatement(companyId: string) {
 describe('stripe top-up', () => {
   it('credits the company once when paid, and the webhook delivered again changes nothing', async () => {
     const c = await company();
-    expect(await c.admin.call('billing.paymentsStatus', { domain: c.domain }, 'query')).toEqual({ provider: 'stripe', currency: 'brl' });
+    expect(await c.admin.call('billing.paymentsStatus', { domain: c.domain }, 'query')).toEqual({ provider: 'stripe', currency: 'brl', cardForm: false });
     const { paymentId, url, sessionId } = await c.topUp('50');
     expect(url).toBe(`${stripe.url}/pay/${sessionId}`);
     expect(stripe.sessions.get(sessionId)).toMatchObject({ amount_total: 5000, currency: 'brl', client_reference_id: paymentId });
@@ -166,7 +166,7 @@ describe('no provider configured', () => {
     const bare = await startTestServer();
     try {
       const c = await serviceCompany(bare, sockets);
-      expect(await c.admin.call('billing.paymentsStatus', { domain: c.domain }, 'query')).toEqual({ provider: null, currency: 'brl' });
+      expect(await c.admin.call('billing.paymentsStatus', { domain: c.domain }, 'query')).toEqual({ provider: null, currency: 'brl', cardForm: false });
       expect((await c.admin.attempt('billing.topUp', { domain: c.domain, amount: '10' })).error).toMatchObject({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.notSetUp });
       expect((await fetch(`${bare.url}/webhooks/payments/stripe`, { method: 'POST', body: '{}' })).status).toBe(404);
     } finally {

@@ -144,6 +144,47 @@ describe('changing plan through PagSeguro', () => {
     expect(await c.admin.call('billing.subscription', { domain: c.domain }, 'query')).toMatchObject({ status: 'active', planBlocked: false });
   });
 
+  it('credits the unused days of the old plan once, as a statement entry, and the balance follows', async () => {
+    const c = await company(server);
+    await server.db.company.update({ where: { id: c.company.id }, data: { credits: '5' } });
+    const { preApproval: old } = await pagseguro.acceptPreApproval(codeOf((await c.subscribe('basic')).url));
+    // Basic was paid 10 days and 1 hour ago.
+    const paidAt = new Date(Date.now() - 10 * 86_400_000 - 3_600_000);
+    await server.db.subscription.updateMany({ where: { companyId: c.company.id, planKey: 'basic' }, data: { activeSince: paidAt } });
+    const { notification } = await pagseguro.acceptPreApproval(codeOf((await c.subscribe('pro')).url));
+    expect(pagseguro.cancelled).toContain(old.code);
+
+    // Computed here independently: the period is the calendar month from the day Basic was paid.
+    const end = new Date(paidAt);
+    end.setUTCMonth(end.getUTCMonth() + 1);
+    const days = Math.round((end.getTime() - paidAt.getTime()) / 86_400_000);
+    const expected = (Math.round((4990 * (days - 10)) / days) / 100).toFixed(2);
+    const entries = () => server.db.statementEntry.findMany({ where: { companyId: c.company.id }, orderBy: { seq: 'asc' } });
+    expect((await entries()).map((e) => [e.action, e.name, e.amount.toFixed(2), e.balanceAfter.toFixed(2)])).toEqual([['proration', 'Basic', expected, (5 + Number(expected)).toFixed(2)]]);
+    expect((await server.db.company.findUniqueOrThrow({ where: { id: c.company.id } })).credits.toFixed(2)).toBe((5 + Number(expected)).toFixed(2));
+
+    // The statement the admin reads shows it; the same notice again, PagSeguro's cancellation
+    // notice and a re-query write nothing more.
+    const statement = await c.admin.call<{ entries: { action: string; amount: string; name: string }[] }>('billing.statement', { domain: c.domain, limit: 10 }, 'query');
+    expect(statement.entries.map((e) => [e.action, e.name, Number(e.amount).toFixed(2)])).toEqual([['proration', 'Basic', expected]]);
+    expect(await pagseguro.deliver(notification)).toBe(200);
+    await until(() => pagseguro.deliveries.filter((d) => pagseguro.notifications.get(d.notificationCode)?.transactionCode === old.code).length === 2);
+    await JOBS.find((j) => j.name.startsWith('query unpaid plan subscriptions'))!.run(server.server.deps);
+    expect(await entries()).toHaveLength(1);
+  });
+
+  it('an exempt company switching plans gets no proration entry (it was never charged)', async () => {
+    const c = await company(server);
+    await pagseguro.acceptPreApproval(codeOf((await c.subscribe('basic')).url));
+    const request = codeOf((await c.subscribe('pro')).url);
+    // Made exempt (isentarCobranca) by the operator after subscribing.
+    await server.db.company.update({ where: { id: c.company.id }, data: { billingExempt: true } });
+    await pagseguro.acceptPreApproval(request);
+    expect((await c.subs()).map((s) => s.status)).toEqual(['canceled', 'active']);
+    expect(await server.db.statementEntry.count({ where: { companyId: c.company.id } })).toBe(0);
+    expect((await server.db.company.findUniqueOrThrow({ where: { id: c.company.id } })).credits.toString()).toBe('0');
+  });
+
   it('a cancellation PagSeguro could not take is retried by the periodic re-query', async () => {
     const c = await company(server);
     const { preApproval: old } = await pagseguro.acceptPreApproval(codeOf((await c.subscribe('basic')).url));
@@ -164,5 +205,7 @@ describe('changing plan through PagSeguro', () => {
       ['pro', 'active'],
     ]);
     expect(pagseguro.cancelled.filter((code) => code === old.code)).toEqual([old.code]);
+    // Retired late, credited once: the whole Basic price (switched the day it was paid).
+    expect((await server.db.statementEntry.findMany({ where: { companyId: c.company.id } })).map((e) => [e.action, e.amount.toFixed(2)])).toEqual([['proration', '49.90']]);
   });
 });

@@ -6,6 +6,12 @@
  * notificationURL as `notificationCode` + `notificationType=transaction`, which only
  * `GET /v3/transactions/notifications/{code}` turns into the transaction. Transactions are found
  * by reference (`GET /v2/transactions?reference=`) and refunded by `POST /v2/transactions/refunds`.
+ *
+ * Transparent checkout: `POST /v2/sessions` makes a session; the DirectPayment script it serves at
+ * DIRECT_PAYMENT_SCRIPT (the same `PagSeguroDirectPayment` API as PagSeguro's: setSessionId,
+ * getBrand, createCardToken, onSenderHashReady) asks this server for the brand, a single-use card
+ * token and a sender hash; `POST /v2/transactions` (paymentMethod creditCard) accepts only those,
+ * answers the transaction awaiting payment, then decides it (TEST_CARDS) and notifies.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -60,6 +66,62 @@ export interface PagSeguroNotification {
   url: string;
 }
 
+/** Test cards: the first is approved, the second refused by its issuer (status 7, EXTERNAL). */
+export const TEST_CARDS = { approved: '4111111111111111', refused: '4000000000000002' } as const;
+const SCRIPT_PATH = '/pagseguro/api/v2/checkout/pagseguro.directpayment.js';
+
+const luhn = (n: string) =>
+  /^\d{13,19}$/.test(n) &&
+  [...n].reverse().reduce((sum, c, i) => {
+    const d = Number(c) * (i % 2 ? 2 : 1);
+    return sum + (d > 9 ? d - 9 : d);
+  }, 0) %
+    10 ===
+    0;
+const brandOf = (bin: string) => (bin.startsWith('4') ? 'visa' : /^5[1-5]/.test(bin) ? 'mastercard' : /^3[47]/.test(bin) ? 'amex' : null);
+
+/** The browser script: PagSeguro's DirectPayment API, talking to this server. */
+function directPaymentScript(origin: string) {
+  return `(function () {
+  var origin = ${JSON.stringify(origin)};
+  var sessionId = null;
+  function post(path, params) {
+    return fetch(origin + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() })
+      .then(function (r) { return r.text().then(function (text) { return { ok: r.ok, text: text }; }); });
+  }
+  function tag(xml, name) { var m = new RegExp('<' + name + '>([^<]*)</' + name + '>').exec(xml); return m ? m[1] : null; }
+  function errorsOf(xml) { var out = {}; var re = /<code>([^<]*)<\\/code><message>([^<]*)<\\/message>/g; var m; while ((m = re.exec(xml))) out[m[1]] = m[2]; return out; }
+  function failed(o, errors) { var r = { error: true, errors: errors }; if (o.error) o.error(r); if (o.complete) o.complete(r); }
+  window.PagSeguroDirectPayment = {
+    setSessionId: function (id) { sessionId = id; },
+    getBrand: function (o) {
+      fetch(origin + '/df-fe/mvc/creditcard/v1/getBin?tk=' + encodeURIComponent(sessionId) + '&creditCard=' + encodeURIComponent(o.cardBin))
+        .then(function (r) { return r.json(); })
+        .then(function (j) {
+          if (j.statusMessage !== 'Success') return failed(o, { '30400': 'invalid creditcard bin' });
+          var r = { brand: { name: j.bin.brand.name, bin: j.bin.bin, cvvSize: j.bin.cvvSize, expirable: true, validationAlgorithm: 'LUHN' } };
+          if (o.success) o.success(r); if (o.complete) o.complete(r);
+        }, function () { failed(o, { '10000': 'network error' }); });
+    },
+    createCardToken: function (o) {
+      post('/v2/cards', { sessionId: sessionId, amount: o.amount || '', cardNumber: o.cardNumber, cardBrand: o.brand, cardCvv: o.cvv, cardExpirationMonth: o.expirationMonth, cardExpirationYear: o.expirationYear })
+        .then(function (res) {
+          if (!res.ok) return failed(o, errorsOf(res.text));
+          var r = { card: { token: tag(res.text, 'token') } };
+          if (o.success) o.success(r); if (o.complete) o.complete(r);
+        }, function () { failed(o, { '10000': 'network error' }); });
+    },
+    onSenderHashReady: function (cb) {
+      post('/v2/sender-hash', { sessionId: sessionId }).then(function (res) {
+        cb(res.ok ? { status: 'success', senderHash: tag(res.text, 'hash') } : { status: 'error', message: 'invalid session' });
+      }, function () { cb({ status: 'error', message: 'network error' }); });
+    },
+    getSenderHash: function () { return null; }
+  };
+})();
+`;
+}
+
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const XML_HEAD = '<?xml version="1.0" encoding="ISO-8859-1" standalone="yes"?>';
 const errorsXml = (errors: [string, string][]) => `${XML_HEAD}<errors>${errors.map(([c, m]) => `<error><code>${c}</code><message>${esc(m)}</message></error>`).join('')}</errors>`;
@@ -82,6 +144,12 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
   const notifications = new Map<string, PagSeguroNotification>();
   const preApprovalRequests = new Map<string, PagSeguroPreApprovalRequest>();
   const preApprovals = new Map<string, PagSeguroPreApproval>();
+  /** Transparent checkout: sessions, single-use card tokens (what the card was), sender hashes of a session. */
+  const sessions = new Set<string>();
+  const cardTokens = new Map<string, { number: string; used: boolean; session: string }>();
+  const senderHashes = new Map<string, string>();
+  /** Every card payment request received (`POST /v2/transactions`), as sent. */
+  const cardPayments: Record<string, string>[] = [];
   /** Pre-approvals cancelled through the API (GET /v2/pre-approvals/cancel/:code), in order. */
   const cancelled: string[] = [];
   const dropping = { checkouts: 0 };
@@ -219,8 +287,12 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
       return p ? { status: 200, body: preApprovalXml(p) } : { status: 404, body: errorsXml([['100005', 'Pre-approval not found']]) };
     }
     if (req.method === 'POST' && url.pathname === '/v2/sessions') {
-      return { status: 200, body: `${XML_HEAD}<session><id>${randomBytes(16).toString('hex')}</id></session>` };
+      const id = randomBytes(16).toString('hex');
+      sessions.add(id);
+      return { status: 200, body: `${XML_HEAD}<session><id>${id}</id></session>` };
     }
+    if (req.method === 'POST' && url.pathname === '/v2/transactions') return cardPayment(form);
+    if (req.method === 'POST' && (url.pathname === '/pre-approvals/request' || url.pathname === '/pre-approvals')) return recurring(url.pathname, body);
     if (req.method === 'GET' && (m = url.pathname.match(/^\/v3\/transactions\/notifications\/([\w-]+)$/))) {
       const note = notifications.get(m[1]!);
       if (!note || note.notificationType !== 'transaction') return { status: 404, body: errorsXml([['13001', 'invalid notification code value']]) };
@@ -244,6 +316,146 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
       return { status: 200, body: `${XML_HEAD}<result>OK</result>` };
     }
     return { status: 404, body: 'Not Found' };
+  }
+
+  /** `POST /v2/transactions`, credit card: checks what the real API requires, then decides the card. */
+  function cardPayment(form: URLSearchParams): { status: number; body: string } {
+    cardPayments.push(Object.fromEntries(form));
+    const errors: [string, string][] = [];
+    const need = (field: string, ok: (v: string) => boolean, code: string) => {
+      if (!ok(form.get(field) ?? '')) errors.push([code, `${field} invalid value.`]);
+    };
+    need('paymentMode', (v) => v === 'default', '53004');
+    need('paymentMethod', (v) => v === 'creditCard', '53034');
+    need('currency', (v) => v === 'BRL', '53005');
+    need('itemAmount1', (v) => /^\d{1,7}\.\d{2}$/.test(v), '53026');
+    need('itemQuantity1', (v) => v === '1', '53022');
+    need('senderEmail', (v) => /^\S+@\S+$/.test(v), '53010');
+    need('senderCPF', (v) => /^\d{11}$/.test(v), '53020');
+    need('creditCardHolderCPF', (v) => /^\d{11}$/.test(v), '53053');
+    need('creditCardHolderBirthDate', (v) => /^\d{2}\/\d{2}\/\d{4}$/.test(v), '53049');
+    need('billingAddressPostalCode', (v) => /^\d{8}$/.test(v), '53055');
+    need('billingAddressState', (v) => /^[A-Z]{2}$/.test(v), '53063');
+    need('installmentQuantity', (v) => v === '1', '53040');
+    need('installmentValue', (v) => v === form.get('itemAmount1'), '53041');
+    need('senderHash', (v) => senderHashes.has(v), '53151');
+    const card = cardTokens.get(form.get('creditCardToken') ?? '');
+    if (!card) errors.push(['53037', 'credit card token invalid.']);
+    else if (card.used) errors.push(['53037', 'credit card token invalid: already used.']);
+    if (errors.length) return { status: 400, body: errorsXml(errors) };
+    card!.used = true;
+    const now = new Date().toISOString();
+    const t: PagSeguroTransaction = {
+      code: randomUUID().toUpperCase(),
+      reference: form.get('reference') ?? '',
+      status: 1,
+      grossAmount: form.get('itemAmount1')!,
+      date: now,
+      lastEventDate: now,
+      notificationURL: form.get('notificationURL') ?? '',
+    };
+    transactions.set(t.code, t);
+    const body = `${XML_HEAD}${transactionXml(t)}`;
+    // Decided after the answer, and notified, as PagSeguro does (or held until the test releases it).
+    const decide = (send: boolean) => {
+      if (card!.number === TEST_CARDS.refused) t.cancellationSource = 'EXTERNAL';
+      return change(t, card!.number === TEST_CARDS.refused ? 7 : 3, send);
+    };
+    if (cardHold.on) held.set(t.code, decide);
+    else setImmediate(() => void decide(true).catch(() => undefined));
+    return { status: 200, body };
+  }
+  const cardHold = { on: false };
+
+  /** Plans of the recurring API (`POST /pre-approvals/request`), by code; adhesions made with a card. */
+  const recurringPlans = new Map<string, { reference: string; name: string; amountPerPayment: string; period: string; charge: string }>();
+  const adhesions: Record<string, any>[] = [];
+  /** The transparent recurring API: JSON in, JSON out, errors as { error, errors: { code: message } }. */
+  function recurring(path: string, body: string): { status: number; body: string } {
+    let json: Record<string, any>;
+    try {
+      json = JSON.parse(body) as Record<string, any>;
+    } catch {
+      return { status: 400, body: JSON.stringify({ error: true, errors: { '11001': 'invalid JSON' } }) };
+    }
+    const refuse = (errors: Record<string, string>) => ({ status: 400, body: JSON.stringify({ error: true, errors }) });
+    if (path === '/pre-approvals/request') {
+      const p = json.preApproval ?? {};
+      if (!/^\d{1,7}\.\d{2}$/.test(p.amountPerPayment ?? '')) return refuse({ '11088': 'preApprovalAmountPerPayment invalid pattern' });
+      if (p.period !== 'MONTHLY' || p.charge !== 'AUTO' || !p.name) return refuse({ '11083': 'preApproval invalid value' });
+      const code = randomBytes(16).toString('hex').toUpperCase();
+      recurringPlans.set(code, { reference: String(json.reference ?? ''), name: p.name, amountPerPayment: p.amountPerPayment, period: p.period, charge: p.charge });
+      return { status: 200, body: JSON.stringify({ code, date: new Date().toISOString() }) };
+    }
+    adhesions.push(json);
+    const plan = recurringPlans.get(json.plan ?? '');
+    const cc = json.paymentMethod?.creditCard ?? {};
+    const card = cardTokens.get(cc.token ?? '');
+    const errors: Record<string, string> = {};
+    if (!plan) errors['17001'] = 'plan not found';
+    if (json.paymentMethod?.type !== 'CREDITCARD') errors['53034'] = 'paymentMethod invalid value';
+    if (!senderHashes.has(json.sender?.hash ?? '')) errors['53151'] = 'sender hash invalid';
+    if (!/^\S+@\S+$/.test(json.sender?.email ?? '')) errors['53010'] = 'sender email invalid';
+    if (!/^\d{11}$/.test(json.sender?.documents?.[0]?.value ?? '')) errors['53020'] = 'sender CPF invalid';
+    if (!/^\d{2}\/\d{2}\/\d{4}$/.test(cc.holder?.birthDate ?? '')) errors['53049'] = 'holder birth date invalid';
+    if (!card || card.used) errors['53037'] = 'credit card token invalid';
+    if (Object.keys(errors).length) return refuse(errors);
+    card!.used = true;
+    const now = new Date().toISOString();
+    const p: PagSeguroPreApproval = { code: randomBytes(16).toString('hex').toUpperCase(), reference: String(json.reference ?? ''), name: plan!.name, status: 'PENDING', date: now, lastEventDate: now, notificationURL: notificationUrlFor.value };
+    preApprovals.set(p.code, p);
+    // The first charge is decided after the answer: an approved card makes it ACTIVE, a refused one CANCELLED.
+    setImmediate(() => void setPreApproval(p.code, card!.number === TEST_CARDS.refused ? 'CANCELLED' : 'ACTIVE').catch(() => undefined));
+    return { status: 200, body: JSON.stringify({ code: p.code }) };
+  }
+  /** The recurring API takes no notificationURL: PagSeguro uses the one set in the account's panel. */
+  const notificationUrlFor = { value: '' };
+  const held = new Map<string, (send: boolean) => Promise<PagSeguroNotification>>();
+
+  /** The browser side of the transparent checkout (CORS open, as PagSeguro's is to the buyer's page). */
+  function browserApi(req: http.IncomingMessage, body: string, url: URL): { status: number; type: string; body: string } | null {
+    if (req.method === 'GET' && url.pathname === SCRIPT_PATH) return { status: 200, type: 'application/javascript', body: directPaymentScript(origin) };
+    if (req.method === 'GET' && url.pathname === '/df-fe/mvc/creditcard/v1/getBin') {
+      const bin = url.searchParams.get('creditCard') ?? '';
+      const brand = sessions.has(url.searchParams.get('tk') ?? '') && /^\d{6}$/.test(bin) ? brandOf(bin) : null;
+      const json = brand ? { statusMessage: 'Success', bin: { bin: Number(bin), brand: { name: brand }, cvvSize: brand === 'amex' ? 4 : 3 } } : { statusMessage: 'Error', reasonMessage: 'invalid bin' };
+      return { status: 200, type: 'application/json', body: JSON.stringify(json) };
+    }
+    const form = new URLSearchParams(body);
+    if (req.method === 'POST' && url.pathname === '/v2/cards') {
+      const session = form.get('sessionId') ?? '';
+      const number = form.get('cardNumber') ?? '';
+      const month = Number(form.get('cardExpirationMonth'));
+      const year = Number(form.get('cardExpirationYear'));
+      const errors: [string, string][] = [];
+      if (!sessions.has(session)) errors.push(['10001', 'invalid session']);
+      if (!luhn(number) || form.get('cardBrand') !== brandOf(number.slice(0, 6))) errors.push(['30400', 'invalid creditcard data']);
+      if (!/^\d{3,4}$/.test(form.get('cardCvv') ?? '')) errors.push(['10006', 'invalid cvv']);
+      const now = new Date();
+      if (!(month >= 1 && month <= 12) || year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) errors.push(['30405', 'invalid date format']);
+      if (errors.length) return { status: 400, type: 'application/xml', body: errorsXml(errors) };
+      const token = randomBytes(16).toString('hex');
+      cardTokens.set(token, { number, used: false, session });
+      return { status: 200, type: 'application/xml', body: `${XML_HEAD}<card><token>${token}</token></card>` };
+    }
+    if (req.method === 'POST' && url.pathname === '/v2/sender-hash') {
+      const session = form.get('sessionId') ?? '';
+      if (!sessions.has(session)) return { status: 400, type: 'application/xml', body: errorsXml([['10001', 'invalid session']]) };
+      const hash = randomBytes(32).toString('hex');
+      senderHashes.set(hash, session);
+      return { status: 200, type: 'application/xml', body: `${XML_HEAD}<hash>${hash}</hash>` };
+    }
+    return null;
+  }
+
+  /** What the DirectPayment script does in a browser, for API tests: a card token and a sender hash. */
+  async function tokenize(sessionId: string, number: string, opts: { cvv?: string; month?: string; year?: string } = {}) {
+    const post = (path: string, params: Record<string, string>) =>
+      fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() }).then((r) => r.text());
+    const brand = brandOf(number.slice(0, 6)) ?? '';
+    const card = await post('/v2/cards', { sessionId, cardNumber: number, cardBrand: brand, cardCvv: opts.cvv ?? '123', cardExpirationMonth: opts.month ?? '12', cardExpirationYear: opts.year ?? String(new Date().getUTCFullYear() + 2) });
+    const hash = await post('/v2/sender-hash', { sessionId });
+    return { cardToken: /<token>([^<]*)<\/token>/.exec(card)?.[1] ?? '', senderHash: /<hash>([^<]*)<\/hash>/.exec(hash)?.[1] ?? '' };
   }
 
   function checkoutPage(c: PagSeguroCheckout, note = ''): string {
@@ -291,6 +503,8 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
         }
         return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(checkoutPage(c));
       }
+      const browser = browserApi(req, body, url);
+      if (browser) return void res.writeHead(browser.status, { 'content-type': browser.type, 'access-control-allow-origin': '*' }).end(browser.body);
       const out = api(req, body, url);
       // The network failing after PagSeguro acted: the checkout exists, its answer never arrives.
       if (dropping.checkouts > 0 && req.method === 'POST' && url.pathname === '/v2/checkout') {
@@ -308,7 +522,7 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     email,
     token,
     /** Settings that point the app at this server. */
-    env: { PAGSEGURO_EMAIL: email, PAGSEGURO_TOKEN: token, PAGSEGURO_API_URL: origin, PAGSEGURO_CHECKOUT_URL: origin },
+    env: { PAGSEGURO_EMAIL: email, PAGSEGURO_TOKEN: token, PAGSEGURO_API_URL: origin, PAGSEGURO_CHECKOUT_URL: origin, PAGSEGURO_STATIC_URL: origin },
     checkouts,
     transactions,
     notifications,
@@ -318,6 +532,22 @@ export async function startPagSeguroServer(opts: { email?: string; token?: strin
     refundFromPanel,
     preApprovalRequests,
     preApprovals,
+    sessions,
+    cardTokens,
+    recurringPlans,
+    adhesions,
+    /** The account's notification URL (PagSeguro's panel), used by the recurring API's notices. */
+    setNotificationUrl: (url: string) => void (notificationUrlFor.value = url),
+    cardPayments,
+    tokenize,
+    /** Card payments made while on stay awaiting payment until `releaseCardPayment`. */
+    holdCardPayments: (on: boolean) => void (cardHold.on = on),
+    /** Decides a held card payment (approved or refused by its test card); `send` notifies it. */
+    releaseCardPayment: (transactionCode: string, send = true) => {
+      const decide = held.get(transactionCode)!;
+      held.delete(transactionCode);
+      return decide(send);
+    },
     cancelled,
     /** The next `n` checkout creations are made but their answers are lost (the connection drops). */
     dropCheckouts: (n: number) => void (dropping.checkouts = n),

@@ -28,6 +28,7 @@ describe('payment settings', () => {
       token: 'T',
       apiUrl: 'https://ws.pagseguro.uol.com.br',
       checkoutUrl: 'https://pagseguro.uol.com.br',
+      staticUrl: 'https://stc.pagseguro.uol.com.br',
       notificationUrl: 'https://app.example.com/webhooks/payments/pagseguro',
     });
   });

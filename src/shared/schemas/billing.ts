@@ -10,6 +10,9 @@ export const PAYMENT_MESSAGES = {
   notRefundable: 'Only a paid payment can be refunded',
   exempt: 'This company is exempt from charges',
   amount: 'Choose an amount between 1 and 100000, in cents at most',
+  noCardForm: 'Paying by card on this page needs PagSeguro',
+  cardRefused: 'The card payment was refused; check the details and try again',
+  cardDetails: 'Fill in the card holder and billing address as the card issuer knows them',
 } as const;
 
 export const TOP_UP_MIN = 1;
@@ -25,6 +28,41 @@ export const topUpAmount = z
   .refine((v) => Number(v) >= TOP_UP_MIN && Number(v) <= TOP_UP_MAX, PAYMENT_MESSAGES.amount);
 
 export const topUpInput = z.object({ domain: domainSchema, amount: topUpAmount });
+const text = (max: number) => z.string().trim().min(1, PAYMENT_MESSAGES.cardDetails).max(max, PAYMENT_MESSAGES.cardDetails);
+
+/**
+ * A card payment made on our page (transparent checkout). Strict: anything else, a card number
+ * above all, is refused; the card itself is only the token the provider's script made.
+ */
+export const cardPaymentInput = z.strictObject({
+  domain: domainSchema,
+  amount: topUpAmount,
+  cardToken: z.string().trim().regex(/^[\w-]{8,128}$/, PAYMENT_MESSAGES.cardDetails),
+  senderHash: z.string().trim().regex(/^[\w-]{8,200}$/, PAYMENT_MESSAGES.cardDetails),
+  holder: z.strictObject({
+    name: text(50),
+    cpf: z.string().trim().regex(/^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$/, PAYMENT_MESSAGES.cardDetails),
+    /** dd/mm/yyyy, as PagSeguro wants it. */
+    birthDate: z.string().trim().regex(/^(0[1-9]|[12]\d|3[01])\/(0[1-9]|1[0-2])\/(19|20)\d{2}$/, PAYMENT_MESSAGES.cardDetails),
+    areaCode: z.string().trim().regex(/^[1-9]\d$/, PAYMENT_MESSAGES.cardDetails),
+    phone: z.string().trim().regex(/^\d{4,5}-?\d{4}$/, PAYMENT_MESSAGES.cardDetails),
+  }),
+  billing: z.strictObject({
+    street: text(80),
+    number: text(20),
+    complement: z.string().trim().max(40, PAYMENT_MESSAGES.cardDetails).optional(),
+    district: text(60),
+    postalCode: z.string().trim().regex(/^\d{5}-?\d{3}$/, PAYMENT_MESSAGES.cardDetails),
+    city: text(60),
+    state: z.string().trim().regex(/^[A-Za-z]{2}$/, PAYMENT_MESSAGES.cardDetails),
+  }),
+});
+export type CardPaymentInput = z.infer<typeof cardPaymentInput>;
+
+/** A plan of the catalogue paid by card on our page: the same card details, a plan instead of an amount. */
+export const cardSubscribeInput = cardPaymentInput.omit({ amount: true }).extend({ planKey: z.string().trim().min(1).max(30) });
+export type CardSubscribeInput = z.infer<typeof cardSubscribeInput>;
+
 export const paymentInput = z.object({ domain: domainSchema, paymentId: z.uuid() });
 
 /** Texts about the plan catalogue (the client translates them). */

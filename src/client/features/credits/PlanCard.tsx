@@ -4,7 +4,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
-import { Badge, Button, Card, FormError, LoadingSkeleton, RadioGroup, type BadgeTone } from '../../ui';
+import { Badge, Button, Card, FormError, FormNotice, LoadingSkeleton, RadioGroup, type BadgeTone } from '../../ui';
+import { useCardPayment } from './CardPayment';
 import { PLAN_FEATURE_LABELS } from '../settings/labels';
 
 const STATES: Record<string, { label: MessageDescriptor; tone: BadgeTone }> = {
@@ -26,6 +27,15 @@ export function PlanCard({ domain }: { domain: string }) {
   const offer = trpc.billing.plans.useQuery({ domain });
   const [chosen, setChosen] = useState('');
   const subscribe = trpc.billing.subscribe.useMutation({ onSuccess: ({ url }) => window.location.assign(url) });
+  // With PagSeguro the plan can also be paid by card here (a transparent pre-approval).
+  const [method, setMethod] = useState<'page' | 'card'>('page');
+  const [paidByCard, setPaidByCard] = useState<string | null>(null);
+  const byCard = !!status.data?.cardForm && method === 'card';
+  const card = useCardPayment(domain, byCard, (s) => {
+    setPaidByCard(s);
+    // The first charge may be decided a moment later: the state is asked again.
+    setTimeout(() => void sub.refetch(), 1500);
+  });
   if (sub.isPending || status.isPending || offer.isPending) return <LoadingSkeleton variant="text" rows={2} />;
   if (sub.error || !status.data?.provider || sub.data.billingExempt) return null;
   const state = sub.data.status ? STATES[sub.data.status] : null;
@@ -72,14 +82,29 @@ export function PlanCard({ domain }: { domain: string }) {
           <Trans>Your current plan stays until the new one is paid; then its subscription is cancelled, so you are never charged for both.</Trans>
         </p>
       )}
+      {canSubscribe && status.data.cardForm && plans.length > 0 && (
+        <RadioGroup
+          label={t`How to pay the plan`}
+          value={method}
+          onChange={(m) => setMethod(m as 'page' | 'card')}
+          options={[
+            { value: 'page', label: t`On the provider's page` },
+            { value: 'card', label: t`By card, on this page` },
+          ]}
+        />
+      )}
+      {canSubscribe && card.fields}
+      {paidByCard && (
+        <FormNotice>{paidByCard === 'active' ? t`Subscription paid: the plan is active.` : t`Subscription sent to PagSeguro; the plan starts as soon as the first charge is confirmed.`}</FormNotice>
+      )}
       <FormError message={serverMessage(subscribe.error)} />
       {canSubscribe && (
         <div className="form-actions">
           <Button
             variant="secondary"
             isDisabled={switching && choice === current?.planKey}
-            isPending={subscribe.isPending || subscribe.isSuccess}
-            onPress={() => subscribe.mutate(plans.length ? { domain, planKey: choice } : { domain })}
+            isPending={byCard ? card.pending : subscribe.isPending || subscribe.isSuccess}
+            onPress={() => (byCard ? card.pay({ planKey: choice }) : subscribe.mutate(plans.length ? { domain, planKey: choice } : { domain }))}
           >
             {switching ? (
               <Trans>Switch to {plans.find((p) => p.key === choice)?.name ?? ''}</Trans>

@@ -6,6 +6,7 @@ import { TOP_UP_MAX, TOP_UP_MIN, TOP_UP_PRESETS, topUpAmount } from '../../../sh
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
 import { Badge, Button, Card, DataTable, EmptyState, FormError, FormNotice, LoadingSkeleton, RadioGroup, TextField, type BadgeTone } from '../../ui';
+import { useCardPayment } from './CardPayment';
 import { PAYMENT_STATUS, PAYMENT_TONE as TONE } from './texts';
 
 
@@ -25,6 +26,10 @@ export function TopUpCard({ domain }: { domain: string }) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const topUp = trpc.billing.topUp.useMutation({ onSuccess: ({ url }) => window.location.assign(url) });
   const money = useMoney();
+  // With PagSeguro the card can be paid right here (transparent checkout), or on PagSeguro's page.
+  const [method, setMethod] = useState<'card' | 'page'>('card');
+  const byCard = !!status.data?.cardForm && method === 'card';
+  const card = useCardPayment(domain, byCard);
 
   if (status.isPending) return <LoadingSkeleton variant="form" />;
   if (status.error) return <FormError message={serverMessage(status.error)} />;
@@ -47,7 +52,8 @@ export function TopUpCard({ domain }: { domain: string }) {
     const amount = choice === 'other' ? other.trim().replace(',', '.') : choice;
     if (!topUpAmount.safeParse(amount).success) return setFieldError(t`Choose an amount between ${TOP_UP_MIN} and ${TOP_UP_MAX}, in cents at most`);
     setFieldError(null);
-    topUp.mutate({ domain, amount });
+    if (byCard) card.pay({ amount });
+    else topUp.mutate({ domain, amount });
   };
   return (
     <Card title={<Trans>Buy credits</Trans>}>
@@ -69,14 +75,30 @@ export function TopUpCard({ domain }: { domain: string }) {
           <TextField label={t`Amount to pay`} inputMode="decimal" value={other} onChange={(e) => setOther(e.target.value)} error={fieldError} autoFocus />
         )}
         {choice !== 'other' && fieldError && <FormError message={fieldError} />}
+        {status.data.cardForm && (
+          <RadioGroup
+            label={t`How to pay`}
+            value={method}
+            onChange={(m) => setMethod(m as 'card' | 'page')}
+            options={[
+              { value: 'card', label: t`By card, on this page` },
+              { value: 'page', label: t`On the provider's page` },
+            ]}
+          />
+        )}
+        {card.fields}
         <FormError message={serverMessage(topUp.error)} />
         <div className="form-actions">
-          <Button type="submit" icon={CreditCard} isPending={topUp.isPending || topUp.isSuccess}>
+          <Button type="submit" icon={CreditCard} isPending={byCard ? card.pending : topUp.isPending || topUp.isSuccess}>
             <Trans>Pay</Trans>
           </Button>
         </div>
         <p className="muted">
-          <Trans>You will pay on the provider's page and come back here; the credits appear as soon as the payment is confirmed.</Trans>
+          {byCard ? (
+            <Trans>The credits appear as soon as PagSeguro confirms the payment.</Trans>
+          ) : (
+            <Trans>You will pay on the provider's page and come back here; the credits appear as soon as the payment is confirmed.</Trans>
+          )}
         </p>
       </form>
     </Card>

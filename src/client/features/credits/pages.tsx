@@ -177,6 +177,7 @@ function EntryDescription({ action, tag, name, seconds }: { action: string; tag:
   if (action === 'credit') return <Trans>Credits bought</Trans>;
   if (action === 'refund') return <Trans>Payment refunded</Trans>;
   if (action === 'adjustment') return <Trans>Adjustment by the operator: {name}</Trans>;
+  if (action === 'proration') return <Trans>Unused days of the plan {name}, given back on the plan change</Trans>;
   const what = tag ? i18n._(TAGS[tag]) : '';
   const secs = seconds ?? 0;
   return (

@@ -12,7 +12,8 @@ import type { Prisma } from '../../../generated/prisma/client';
  */
 export const MONEY_TX = { maxWait: 15_000, timeout: 20_000 } as const;
 
-export type EntryAction = 'credit' | 'refund' | 'adjustment';
+/** proration: the unused part of a plan replaced by another (plan-proration.ts); name = that plan's name. */
+export type EntryAction = 'credit' | 'refund' | 'adjustment' | 'proration';
 
 export async function postEntry(
   tx: Prisma.TransactionClient,

@@ -25,7 +25,8 @@ const notSetUp = () => new TRPCError({ code: 'PRECONDITION_FAILED', message: PAY
 
 export function paymentsStatus(config: Config) {
   const provider = paymentProvider(config);
-  return { provider: provider?.name ?? null, currency: config.payments.currency };
+  // cardForm: the card can be paid on our page (transparent checkout), not only on the provider's.
+  return { provider: provider?.name ?? null, currency: config.payments.currency, cardForm: !!provider?.payByCard };
 }
 
 /** Creates the payment row and the provider's checkout; the browser goes to `url` to pay. */
@@ -149,7 +150,7 @@ export async function listPayments(db: Db, companyId: string) {
   return rows.map(view);
 }
 
-function view(p: { id: string; provider: string; kind: string; amount: { toString(): string }; currency: string; status: string; refundedAmount: { toString(): string }; failureReason: string | null; createdAt: Date }) {
+export function view(p: { id: string; provider: string; kind: string; amount: { toString(): string }; currency: string; status: string; refundedAmount: { toString(): string }; failureReason: string | null; createdAt: Date }) {
   return {
     id: p.id,
     provider: p.provider,

@@ -1,6 +1,7 @@
 import { statementInput } from '../../../shared/schemas/calls';
-import { paymentInput, subscribeInput, topUpInput } from '../../../shared/schemas/billing';
+import { cardPaymentInput, cardSubscribeInput, paymentInput, subscribeInput, topUpInput } from '../../../shared/schemas/billing';
 import { adminProcedure, memberProcedure, router } from '../../trpc';
+import * as card from './card';
 import * as payments from './payments';
 import * as billing from './service';
 import * as subscriptions from './subscriptions';
@@ -16,6 +17,16 @@ export const billingRouter = router({
   topUp: adminProcedure
     .input(topUpInput)
     .mutation(({ ctx, input }) => payments.startTopUp(ctx, { companyId: ctx.company.id, domain: ctx.company.domain, userId: ctx.user.id, amount: input.amount })),
+  /** Transparent checkout: a session for the provider's card script on /i/recarga. */
+  cardSession: adminProcedure.mutation(({ ctx }) => card.cardSession(ctx)),
+  /** Pays a top-up with the card token the provider's script made in the browser (never a card number). */
+  payByCard: adminProcedure
+    .input(cardPaymentInput)
+    .mutation(({ ctx, input }) => card.payTopUpByCard(ctx, { companyId: ctx.company.id, domain: ctx.company.domain, userId: ctx.user.id, card: input })),
+  /** Subscribes to a plan of the catalogue with a card token (transparent pre-approval). */
+  subscribeByCard: adminProcedure
+    .input(cardSubscribeInput)
+    .mutation(({ ctx, input }) => card.subscribeByCard(ctx, { companyId: ctx.company.id, userId: ctx.user.id, card: input })),
   /** One payment, asked again of the provider (what the page shows on return from checkout). */
   payment: adminProcedure.input(paymentInput).mutation(({ ctx, input }) => payments.refreshPayment(ctx, ctx.company.id, input.paymentId)),
   /** The company's recent payments and their state (paid, failed, refunded...). */

@@ -10,7 +10,9 @@ import type { Prisma } from '../../../generated/prisma/client';
 import type { Db } from '../../db/client';
 import { PLAN_FEATURES } from '../../../shared/domain/company';
 import { PAYMENT_MESSAGES, PLAN_MESSAGES } from '../../../shared/schemas/billing';
-import { MONEY_TX } from './ledger';
+import { isZero } from '../../../shared/domain/billing';
+import { prorateSwitch } from '../../../shared/domain/plan-proration';
+import { MONEY_TX, postEntry } from './ledger';
 import type { PaymentsDeps } from './payments';
 import { paymentProvider } from './providers';
 import type { SubscriptionState } from './providers/types';
@@ -26,20 +28,7 @@ const UNPAID = new Set(['past_due', 'unpaid']);
 export async function startSubscription(deps: PaymentsDeps, input: { companyId: string; userId: string; planKey?: string }) {
   const provider = paymentProvider(deps.config);
   if (!provider) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: PAYMENT_MESSAGES.notSetUp });
-  const company = await deps.db.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
-  if (company.billingExempt) throw new TRPCError({ code: 'CONFLICT', message: PAYMENT_MESSAGES.exempt });
-  // Changing plan while subscribed: the new subscription is bought beside the active one, and the
-  // old one is cancelled at the provider only once the new one is paid (retireReplaced), so the
-  // company keeps its plan until then and is never charged by both afterwards. Buying the plan
-  // it already has (or, with no catalogue, the one configured plan) again is refused.
-  const active = await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { planKey: true } });
-  if (active && (!input.planKey || active.planKey === input.planKey)) {
-    throw new TRPCError({ code: 'CONFLICT', message: PLAN_MESSAGES.alreadyActive });
-  }
-  const catalogue = await getPlans(deps.db);
-  if (catalogue.length && !input.planKey) throw new TRPCError({ code: 'BAD_REQUEST', message: PLAN_MESSAGES.choose });
-  const plan = input.planKey ? catalogue.find((p) => p.key === input.planKey) : undefined;
-  if (input.planKey && !plan) throw new TRPCError({ code: 'NOT_FOUND', message: PLAN_MESSAGES.notFound });
+  const plan = await choosePlan(deps, input);
   const back = `${deps.config.publicUrl}/i/recarga?subscription=1`;
   let checkout;
   try {
@@ -62,6 +51,27 @@ export async function startSubscription(deps: PaymentsDeps, input: { companyId: 
     },
   });
   return { url: checkout.url };
+}
+
+/**
+ * The plan a company may buy now. Changing plan while subscribed: the new subscription is bought
+ * beside the active one, and the old one is cancelled at the provider only once the new one is
+ * paid (retireReplaced), so the company keeps its plan until then and is never charged by both
+ * afterwards. Buying the plan it already has (or, with no catalogue, the one configured plan)
+ * again is refused.
+ */
+export async function choosePlan(deps: PaymentsDeps, input: { companyId: string; planKey?: string }) {
+  const company = await deps.db.company.findUniqueOrThrow({ where: { id: input.companyId }, select: { billingExempt: true } });
+  if (company.billingExempt) throw new TRPCError({ code: 'CONFLICT', message: PAYMENT_MESSAGES.exempt });
+  const active = await deps.db.subscription.findFirst({ where: { companyId: input.companyId, status: 'active' }, select: { planKey: true } });
+  if (active && (!input.planKey || active.planKey === input.planKey)) {
+    throw new TRPCError({ code: 'CONFLICT', message: PLAN_MESSAGES.alreadyActive });
+  }
+  const catalogue = await getPlans(deps.db);
+  if (catalogue.length && !input.planKey) throw new TRPCError({ code: 'BAD_REQUEST', message: PLAN_MESSAGES.choose });
+  const plan = input.planKey ? catalogue.find((p) => p.key === input.planKey) : undefined;
+  if (input.planKey && !plan) throw new TRPCError({ code: 'NOT_FOUND', message: PLAN_MESSAGES.notFound });
+  return plan;
 }
 
 /** The catalogue as an admin sees it, and the plan of the company's latest paid subscription. */
@@ -97,13 +107,15 @@ export async function reconcileSubscription(deps: PaymentsDeps & { now: Date }, 
 
 /**
  * Cancels, at the provider, every active subscription of the company but the newest active one
- * (the plan it switched to), and records them as canceled. The provider's own cancellation notice
- * then finds them already canceled. A provider that cannot be reached leaves them active; the
- * periodic re-query tries again.
+ * (the plan it switched to), and records them as canceled, each with the credit for the unused
+ * part of its paid period (prorateSwitch) in the same transaction. The provider's own cancellation
+ * notice then finds them already canceled. A provider that cannot be reached leaves them active;
+ * the periodic re-query tries again (the switch moment stays the new plan's first payment).
  */
 export async function retireReplaced(deps: PaymentsDeps, companyId: string): Promise<number> {
   const provider = paymentProvider(deps.config);
   const active = await deps.db.subscription.findMany({ where: { companyId, status: 'active' }, orderBy: { createdAt: 'desc' } });
+  const newest = active[0];
   let retired = 0;
   for (const old of active.slice(1)) {
     if (!provider || provider.name !== old.provider) continue;
@@ -113,10 +125,40 @@ export async function retireReplaced(deps: PaymentsDeps, companyId: string): Pro
       console.warn(`[billing] could not cancel replaced subscription ${old.id}:`, (err as Error).message);
       continue;
     }
-    await deps.db.subscription.update({ where: { id: old.id }, data: { status: 'canceled', unpaidSince: null } });
+    await deps.db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "Subscription" WHERE "id" = ${old.id}::uuid FOR UPDATE`;
+      const current = await tx.subscription.findUniqueOrThrow({ where: { id: old.id } });
+      if (current.status !== 'active') return;
+      await tx.subscription.update({ where: { id: old.id }, data: { status: 'canceled', unpaidSince: null } });
+      await creditUnused(tx, current, newest!.activeSince ?? newest!.updatedAt);
+    }, MONEY_TX);
     retired++;
   }
   return retired;
+}
+
+/**
+ * The unused part of a replaced plan's paid period, as one 'proration' statement entry. Its
+ * externalRef names the old subscription, so it is written once whatever retries.
+ */
+async function creditUnused(
+  tx: Prisma.TransactionClient,
+  old: { id: string; companyId: string; planName: string | null; monthlyPrice: { toString(): string } | null; activeSince: Date | null; createdAt: Date },
+  switchedAt: Date,
+) {
+  if (!old.monthlyPrice) return;
+  const company = await tx.company.findUniqueOrThrow({ where: { id: old.companyId }, select: { billingExempt: true } });
+  const { credit } = prorateSwitch({
+    oldMonthlyPrice: old.monthlyPrice.toString(),
+    oldActiveSince: old.activeSince ?? old.createdAt,
+    oldPaid: true,
+    switchedAt,
+    exempt: company.billingExempt,
+  });
+  if (isZero(credit)) return;
+  const externalRef = `plan:proration:${old.id}`;
+  if (await tx.statementEntry.findUnique({ where: { externalRef }, select: { id: true } })) return;
+  await postEntry(tx, { companyId: old.companyId, amount: credit, action: 'proration', name: old.planName ?? '', externalRef });
 }
 
 async function recordSubscription(deps: PaymentsDeps & { now: Date }, id: string, state: SubscriptionState) {
@@ -126,7 +168,13 @@ async function recordSubscription(deps: PaymentsDeps & { now: Date }, id: string
     const unpaidSince = UNPAID.has(state.status) ? (sub.unpaidSince ?? deps.now) : state.status === 'active' ? null : sub.unpaidSince;
     const updated = await tx.subscription.update({
       where: { id },
-      data: { status: state.status, providerSubscriptionId: state.subscriptionId ?? sub.providerSubscriptionId, unpaidSince },
+      data: {
+        status: state.status,
+        providerSubscriptionId: state.subscriptionId ?? sub.providerSubscriptionId,
+        unpaidSince,
+        // First paid: the anchor of its monthly periods (and, for a switch, the switch moment).
+        ...(state.status === 'active' && !sub.activeSince && { activeSince: deps.now }),
+      },
     });
     // Paid (the first time, or again after a lapse): the company gets the plan it bought.
     if (state.status === 'active' && sub.status !== 'active') await applyPlan(tx, sub.companyId, sub.planFeatures);

@@ -12,7 +12,7 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { fromUnits, toUnits } from '../../../../shared/domain/billing';
-import { ForgedNotification, type Checkout, type Notification, type PaymentProvider, type PaymentState, type SubscriptionState } from './types';
+import { ForgedNotification, type CardPaymentInput, type Checkout, type Notification, type PaymentProvider, type PaymentState, type SubscriptionState } from './types';
 
 export interface PagSeguroConfig {
   email: string;
@@ -21,6 +21,8 @@ export interface PagSeguroConfig {
   apiUrl: string;
   /** Where the customer pays (https://pagseguro.uol.com.br). */
   checkoutUrl: string;
+  /** Where browsers load the DirectPayment script (https://stc.pagseguro.uol.com.br). */
+  staticUrl: string;
   /** Our notification endpoint, sent with every payment request (notificationURL). */
   notificationUrl: string;
 }
@@ -66,6 +68,52 @@ export class PagSeguroError extends Error {
   }
 }
 
+/** The DirectPayment script's path under the static origin (PagSeguro's transparent checkout). */
+export const DIRECT_PAYMENT_SCRIPT = '/pagseguro/api/v2/checkout/pagseguro.directpayment.js';
+
+/**
+ * The form of a transparent-checkout card payment (`POST /v2/transactions`), one installment.
+ * The sender is the admin paying; the card holder and billing address are what the form asked.
+ */
+export function cardTransactionForm(input: CardPaymentInput, notificationUrl: string): Record<string, string> {
+  const amount = twoPlaces(input.amount);
+  const digits = (s: string) => s.replace(/\D/g, '');
+  return {
+    paymentMode: 'default',
+    paymentMethod: 'creditCard',
+    currency: input.currency.toUpperCase(),
+    itemId1: 'credits',
+    itemDescription1: input.description.slice(0, 100),
+    itemAmount1: amount,
+    itemQuantity1: '1',
+    reference: input.paymentId,
+    notificationURL: notificationUrl,
+    senderName: input.sender.name.slice(0, 50),
+    senderEmail: input.sender.email,
+    senderCPF: digits(input.holder.cpf),
+    senderAreaCode: input.holder.areaCode,
+    senderPhone: digits(input.holder.phone),
+    senderHash: input.senderHash,
+    shippingAddressRequired: 'false',
+    creditCardToken: input.cardToken,
+    installmentQuantity: '1',
+    installmentValue: amount,
+    creditCardHolderName: input.holder.name.slice(0, 50),
+    creditCardHolderCPF: digits(input.holder.cpf),
+    creditCardHolderBirthDate: input.holder.birthDate,
+    creditCardHolderAreaCode: input.holder.areaCode,
+    creditCardHolderPhone: digits(input.holder.phone),
+    billingAddressStreet: input.billing.street.slice(0, 80),
+    billingAddressNumber: input.billing.number.slice(0, 20),
+    billingAddressComplement: (input.billing.complement ?? '').slice(0, 40),
+    billingAddressDistrict: input.billing.district.slice(0, 60),
+    billingAddressPostalCode: digits(input.billing.postalCode),
+    billingAddressCity: input.billing.city.slice(0, 60),
+    billingAddressState: input.billing.state.toUpperCase(),
+    billingAddressCountry: 'BRA',
+  };
+}
+
 /** A decimal string with exactly two places, as PagSeguro wants amounts ("1234.56"). */
 export function twoPlaces(amount: string): string {
   const units = toUnits(amount);
@@ -91,6 +139,33 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       throw new PagSeguroError(res.status, `PagSeguro answered ${res.status}: ${detail}`);
     }
     return xml.parse(text) as Record<string, any>;
+  }
+
+  /**
+   * The recurring-payment API (transparent pre-approvals): JSON bodies, PagSeguro's versioned
+   * Accept header, the same credentials in the query string.
+   */
+  async function callJson(path: string, body: unknown): Promise<Record<string, any>> {
+    const url = new URL(path, config.apiUrl);
+    url.search = new URLSearchParams({ email: config.email, token: config.token }).toString();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json;charset=ISO-8859-1', accept: 'application/vnd.pagseguro.com.br.json+xml;charset=ISO-8859-1' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
+    const text = await res.text();
+    let json: Record<string, any> = {};
+    try {
+      json = JSON.parse(text) as Record<string, any>;
+    } catch {
+      // An answer that is not JSON (a proxy's error page) is reported as it came.
+    }
+    if (!res.ok) {
+      const detail = Object.entries((json.errors ?? {}) as Record<string, string>).map(([c, m]) => `${c}: ${m}`).join('; ') || text.slice(0, 200) || res.statusText;
+      throw new PagSeguroError(res.status, `PagSeguro answered ${res.status}: ${detail}`);
+    }
+    return json;
   }
 
   const toTransaction = (t: Record<string, any>): Transaction => ({
@@ -202,6 +277,53 @@ export function pagseguroProvider(config: PagSeguroConfig): PaymentProvider {
       const url = new URL('/v2/pre-approvals/request.html', config.checkoutUrl);
       url.searchParams.set('code', String(code));
       return { providerPaymentId: reference, url: url.toString() };
+    },
+
+    /** A v2 session: the DirectPayment script in the browser needs it to make card tokens. */
+    async cardSession() {
+      const answer = await call('POST', '/v2/sessions');
+      const id = answer.session?.id;
+      if (!id) throw new Error('PagSeguro answered a session request without an id');
+      return { sessionId: String(id), scriptUrl: new URL(DIRECT_PAYMENT_SCRIPT, config.staticUrl).toString() };
+    },
+
+    /**
+     * The transparent checkout's payment: the card token and sender hash made in the browser, our
+     * payment id as the reference. PagSeguro answers the transaction (usually awaiting payment or
+     * in analysis); whether it is paid is what queryPayment and the notification say.
+     */
+    async payByCard(input) {
+      const answer = await call('POST', '/v2/transactions', {}, cardTransactionForm(input, config.notificationUrl));
+      const code = answer.transaction?.[0]?.code;
+      if (!code) throw new Error('PagSeguro answered a card payment without a transaction code');
+      return { providerRef: String(code) };
+    },
+
+    /**
+     * A plan paid by card on our page: a pre-approval plan for the catalogue plan (automatic
+     * monthly charge), then the admin's adhesion to it with the card token and sender hash.
+     */
+    async subscribeByCard(input) {
+      const digits = (v: string) => v.replace(/\D/g, '');
+      const plan = await callJson('/pre-approvals/request', {
+        reference: input.reference,
+        preApproval: { name: input.plan.name.slice(0, 100), charge: 'AUTO', period: 'MONTHLY', amountPerPayment: twoPlaces(input.plan.monthlyPrice), details: `${input.plan.name} (${input.plan.key})`.slice(0, 255) },
+      });
+      if (!plan.code) throw new Error('PagSeguro answered a plan request without a code');
+      const phone = { areaCode: input.holder.areaCode, number: digits(input.holder.phone) };
+      const cpf = [{ type: 'CPF', value: digits(input.holder.cpf) }];
+      const address = { ...input.billing, complement: input.billing.complement ?? '', postalCode: digits(input.billing.postalCode), state: input.billing.state.toUpperCase(), country: 'BRA' };
+      const adhesion = await callJson('/pre-approvals', {
+        plan: String(plan.code),
+        reference: input.reference,
+        sender: { name: input.sender.name.slice(0, 50), email: input.sender.email, hash: input.senderHash, phone, address, documents: cpf },
+        paymentMethod: {
+          type: 'CREDITCARD',
+          creditCard: { token: input.cardToken, holder: { name: input.holder.name.slice(0, 50), birthDate: input.holder.birthDate, documents: cpf, phone, billingAddress: address } },
+        },
+      });
+      if (!adhesion.code) throw new Error('PagSeguro answered an adhesion without a code');
+      return { subscriptionId: String(adhesion.code) };
     },
 
     /** The v2 pre-approvals cancellation; a pre-approval never accepted has nothing to cancel. */

@@ -42,6 +42,21 @@ export interface SubscriptionState {
   subscriptionId?: string;
 }
 
+/** A card payment made on our page from a token the provider's script made in the browser. */
+export interface CardPaymentInput {
+  paymentId: string;
+  amount: string;
+  currency: string;
+  description: string;
+  /** Single-use token standing for the card (the card's number never reaches our server). */
+  cardToken: string;
+  /** The provider's fingerprint of the buyer's browser. */
+  senderHash: string;
+  sender: { name: string; email: string };
+  holder: { name: string; cpf: string; birthDate: string; areaCode: string; phone: string };
+  billing: { street: string; number: string; complement?: string; district: string; postalCode: string; city: string; state: string };
+}
+
 export class ForgedNotification extends Error {}
 
 export interface PaymentProvider {
@@ -61,4 +76,16 @@ export interface PaymentProvider {
   querySubscription(checkoutId: string, subscriptionId?: string | null): Promise<SubscriptionState>;
   /** Stops a subscription's future charges (a plan replaced by another); already cancelled is not an error. */
   cancelSubscription(checkoutId: string, subscriptionId?: string | null): Promise<void>;
+  /**
+   * Transparent checkout (only providers with a card form on our page): a session for the
+   * provider's browser script, and the script's address.
+   */
+  cardSession?(): Promise<{ sessionId: string; scriptUrl: string }>;
+  /** Pays with a card token; the answer is only accepted, the state comes from queryPayment. */
+  payByCard?(input: CardPaymentInput): Promise<{ providerRef: string }>;
+  /**
+   * A monthly subscription paid by card on our page: `reference` is what we keep as its checkout
+   * id; the answer is the provider's subscription id, its state comes from querySubscription.
+   */
+  subscribeByCard?(input: Omit<CardPaymentInput, 'paymentId' | 'amount' | 'description'> & { reference: string; plan: { key: string; name: string; monthlyPrice: string } }): Promise<{ subscriptionId: string }>;
 }
