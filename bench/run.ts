@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- name ...] [--quick]`: runs the benchmarks (all four by default), prints each
+ * `npm run bench [-- name ...] [--quick]`: runs the benchmarks (all five by default), prints each
  * one's tables and writes bench/results/<name>.json (BENCH_RESULTS_DIR elsewhere). `--quick` is a
  * seconds-long smoke run of the same code paths; tests/bench/quick.test.ts runs it in `npm test`.
  */
@@ -7,7 +7,7 @@ import os from 'node:os';
 import { postgresVersion, stopPostgres } from './lib/db';
 import { renderTable, writeResult, type Benchmark } from './lib/stats';
 
-const ALL = ['chat-fanout', 'queue-take', 'recents', 'cold-start'] as const;
+const ALL = ['chat-fanout', 'queue-take', 'recents', 'cold-start', 'client-lists'] as const;
 
 async function load(name: string): Promise<Benchmark> {
   if (!(ALL as readonly string[]).includes(name)) throw new Error(`unknown benchmark "${name}" (known: ${ALL.join(', ')})`);

@@ -21,7 +21,7 @@ test('every benchmark runs in --quick mode and writes its results', async () => 
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, output).toBe(0);
-    for (const name of ['chat-fanout', 'queue-take', 'recents', 'cold-start']) {
+    for (const name of ['chat-fanout', 'queue-take', 'recents', 'cold-start', 'client-lists']) {
       const result = JSON.parse(fs.readFileSync(path.join(out, `${name}.json`), 'utf8'));
       expect(result, name).toMatchObject({ name, quick: true });
       expect(result.tables.length, name).toBeGreaterThan(0);
