@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { cloneElement, Fragment, isValidElement, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { cloneElement, Fragment, isValidElement, memo, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Keyboard } from 'lucide-react';
 import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
@@ -258,7 +258,8 @@ function MoreRecents({ loading, onMore, index, measure }: { loading: boolean; on
   );
 }
 
-function RecentItem({ recent, index, setSize, measure }: { recent: Recent; index: number; setSize: number; measure: (el: Element | null) => void }) {
+/** Memoized: the list re-renders on every scroll frame, a row only when its own data changed. */
+const RecentItem = memo(function RecentItem({ recent, index, setSize, measure }: { recent: Recent; index: number; setSize: number; measure: (el: Element | null) => void }) {
   const { t, i18n } = useLingui();
   const { me, domain } = useChat();
   const utils = trpc.useUtils();
@@ -356,7 +357,7 @@ function RecentItem({ recent, index, setSize, measure }: { recent: Recent; index
       </button>
     </li>
   );
-}
+});
 
 function RecentPresence({ userId }: { userId: string }) {
   const status = usePresence(userId);
