@@ -112,7 +112,16 @@ async function buildServer() {
   const stamp = path.join(root, 'dist/server/.inputs-hash');
   const hash = hashOf(filesUnder(['src/server', 'src/shared', 'src/generated/prisma/.schema-hash', 'package-lock.json']));
   if (fs.existsSync(out) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return;
-  const { build } = await import('esbuild');
+  let build;
+  try {
+    ({ build } = await import('esbuild'));
+  } catch {
+    // An install without dev dependencies (npm install --omit=dev) has no esbuild: keep the
+    // bundle it was given, or say what is missing.
+    if (fs.existsSync(out)) return log('esbuild is not installed: keeping the existing dist/server/main.js');
+    console.error('[setup] esbuild is missing (it comes with the dev dependencies): run `npm install`');
+    process.exit(1);
+  }
   await build({
     absWorkingDir: root,
     entryPoints: ['src/server/main.ts'],
