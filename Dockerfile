@@ -23,7 +23,7 @@ COPY scripts/mediasoup-worker scripts/mediasoup-worker
 RUN sh scripts/mediasoup-worker/build-worker.sh node_modules/mediasoup /opt/mediasoup-worker/mediasoup-worker
 COPY . .
 # Patches the Prisma adapter, links embedded PostgreSQL's libraries, generates the Prisma client
-# and builds the web app into dist/client (scripts/setup.mjs).
+# builds the web app into dist/client and bundles the server into dist/server (scripts/setup.mjs).
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
@@ -56,6 +56,8 @@ USER app
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
 ENTRYPOINT ["tini", "--"]
-# Not `npm start`: its setup step (patches, client build) already ran at build time, and npm would
-# sit between tini and node. main.ts applies pending migrations itself before listening.
-CMD ["node", "--import", "tsx", "src/server/main.ts"]
+# Not `npm start`: its setup step (patches, client and server builds) already ran at build time,
+# and npm would sit between tini and node. The compiled server (dist/server/main.js, bundled by
+# `npm run build`) runs without a TypeScript loader; it applies pending migrations itself before
+# listening. Source maps keep stack traces pointing at src/server.
+CMD ["node", "--enable-source-maps", "dist/server/main.js"]

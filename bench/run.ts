@@ -7,7 +7,7 @@ import os from 'node:os';
 import { postgresVersion, stopPostgres } from './lib/db';
 import { renderTable, writeResult, type Benchmark } from './lib/stats';
 
-const ALL = ['chat-fanout', 'queue-take', 'recents', 'cold-start', 'sfu'] as const;
+const ALL = ['chat-fanout', 'queue-take', 'recents', 'cold-start', 'client-lists', 'sfu'] as const;
 
 async function load(name: string): Promise<Benchmark> {
   if (!(ALL as readonly string[]).includes(name)) throw new Error(`unknown benchmark "${name}" (known: ${ALL.join(', ')})`);

@@ -4,7 +4,7 @@
  * /i/recent, gzip, with the code-split chunks it fetched. Baselines: `node -e` of an empty
  * Express server (the floor of starting Node at all), and the whole client bundle.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,11 +17,19 @@ import { freePort, startBenchServer } from '../lib/server';
 import { fmt, ratio, type Benchmark } from '../lib/stats';
 
 const ASSETS = path.resolve('dist/client/assets');
+/**
+ * What /i/recent downloads first, gzip. The target (issue 22) is 200 KB; the UI kit on React Aria
+ * put the figure at ~349 KiB (React Aria alone ~95 KiB, imported by the app shell), so the
+ * benchmark fails past a ceiling just above today's size: growth fails `npm test` now, and the
+ * ceiling comes down to the target as the shell sheds weight. Decimal kilobytes (the stricter).
+ */
+export const INITIAL_JS_TARGET_GZIP = 200_000;
+export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? 365_000);
 
 /** Spawns `cmd` in its own process group and times it until GET /healthz answers 200. */
-async function timeToHealthy(cmd: string, args: string[], env: Record<string, string | undefined>, port: number, timeoutMs: number) {
+async function timeToHealthy(cmd: string, args: string[], env: Record<string, string | undefined>, port: number, timeoutMs: number, cwd?: string) {
   const t0 = performance.now();
-  const child = spawn(cmd, args, { env: env as NodeJS.ProcessEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd, env: env as NodeJS.ProcessEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -76,6 +84,16 @@ function baseEnv(port: number, dataDir: string): Record<string, string | undefin
   return env;
 }
 
+/** The committed tree in a temporary folder with this checkout's node_modules linked in. */
+function freshClone(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atende-clone-'));
+  const r = spawnSync('sh', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('git archive HEAD failed');
+  fs.symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'));
+  fs.chmodSync(dir, 0o755);
+  return dir;
+}
+
 const gz = (file: string) => zlib.gzipSync(fs.readFileSync(file)).length;
 
 /** The scripts Chromium fetched to render /i/recent for a signed-in member. */
@@ -125,14 +143,35 @@ const bench: Benchmark = {
     fs.chmodSync(dataDir, 0o755);
     try {
       if (!quick) {
-        // The embedded defaults, as a first-time user gets them: initdb + migrations, then a restart.
+        // A fresh clone after `npm install`: the committed tree (git archive), the installed
+        // node_modules linked in, no dist/ and no generated Prisma client; its first `npm start`
+        // generates the client, builds the browser app and the server, runs initdb and migrations.
+        const clone = freshClone();
+        try {
+          const port = await freePort();
+          const r = await timeToHealthy('npm', ['start'], { ...baseEnv(port, dataDir), EMBEDDED_PG_PORT: String(await freePort()) }, port, 300_000, clone);
+          await stopGroup(r.child);
+          timings.freshClone = r.ms;
+          rows.push(['npm start, fresh clone (Prisma generate, client + server builds, initdb, migrations)', fmt(r.ms, 0), ratio(r.ms, base.ms)]);
+          log(`fresh clone: ${fmt(r.ms, 0)} ms`);
+        } finally {
+          fs.rmSync(clone, { recursive: true, force: true });
+          fs.rmSync(dataDir, { recursive: true, force: true });
+          fs.mkdirSync(dataDir, { mode: 0o755 });
+          fs.chmodSync(dataDir, 0o755);
+        }
+        // The embedded defaults in this checkout (builds done): initdb + migrations, then restarts:
+        // through npm (setup's checks, then the compiled server), the compiled server alone, and the
+        // TypeScript sources through tsx (how the server ran before it was compiled).
         const pgPort = String(await freePort());
-        for (const [key, label] of [
-          ['firstStart', 'npm start, embedded defaults, fresh data dir (initdb + migrations)'],
-          ['restart', 'npm start, embedded defaults, restart on that data'],
+        for (const [key, label, cmd, args] of [
+          ['firstStart', 'npm start, embedded defaults, fresh data dir (initdb + migrations)', 'npm', ['start']],
+          ['restart', 'npm start, embedded defaults, restart on that data', 'npm', ['start']],
+          ['compiledRestart', 'node dist/server/main.js (compiled), restart on that data', process.execPath, ['dist/server/main.js']],
+          ['tsxRestart', 'node --import tsx src/server/main.ts, restart on that data', process.execPath, ['--import', 'tsx', 'src/server/main.ts']],
         ] as const) {
           const port = await freePort();
-          const r = await timeToHealthy('npm', ['start'], { ...baseEnv(port, dataDir), EMBEDDED_PG_PORT: pgPort }, port, 180_000);
+          const r = await timeToHealthy(cmd, [...args], { ...baseEnv(port, dataDir), EMBEDDED_PG_PORT: pgPort }, port, 180_000);
           await stopGroup(r.child);
           timings[key] = r.ms;
           rows.push([label, fmt(r.ms, 0), ratio(r.ms, base.ms)]);
@@ -161,6 +200,14 @@ const bench: Benchmark = {
     const whole = { raw: all.reduce((a, f) => a + fs.statSync(path.join(ASSETS, f)).size, 0), gzip: all.reduce((a, f) => a + gz(path.join(ASSETS, f)), 0) };
     const initial = { raw: js.chunks.reduce((a, c) => a + c.raw, 0), gzip: js.chunks.reduce((a, c) => a + c.gzip, 0) };
     const kb = (n: number) => fmt(n / 1024);
+    // The budget (issue 22): a feature that pushes /i/recent's first download past it fails the
+    // benchmark, quick mode included, so tests/bench/quick.test.ts catches it in `npm test`.
+    if (initial.gzip > INITIAL_JS_BUDGET_GZIP) {
+      throw new Error(
+        `initial JavaScript of /i/recent is ${kb(initial.gzip)} KiB gzip, over the budget of ${kb(INITIAL_JS_BUDGET_GZIP)} KiB: ` +
+          js.chunks.map((c) => `${c.name} ${kb(c.gzip)}`).join(', '),
+      );
+    }
     return {
       tables: [
         { title: 'cold-start: to /healthz 200', columns: ['start', 'ms', 'vs empty Express'], rows },
@@ -172,6 +219,8 @@ const bench: Benchmark = {
             [`initial total (${js.chunks.length} chunks)`, kb(initial.raw), kb(initial.gzip)],
             [`baseline: whole bundle (${all.length} chunks)`, kb(whole.raw), kb(whole.gzip)],
             ['initial / whole', ratio(initial.raw, whole.raw), ratio(initial.gzip, whole.gzip)],
+            [`ceiling (the benchmark fails above): ${fmt(INITIAL_JS_BUDGET_GZIP / 1000, 0)} KB gzip`, '', kb(INITIAL_JS_BUDGET_GZIP)],
+            [`target (issue 22): ${fmt(INITIAL_JS_TARGET_GZIP / 1000, 0)} KB gzip, ${initial.gzip <= INITIAL_JS_TARGET_GZIP ? 'met' : 'not met'}`, '', kb(INITIAL_JS_TARGET_GZIP)],
           ],
         },
       ],

@@ -3,7 +3,6 @@ import { serveFeed } from './modules/calendar/feed';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Request } from 'express';
 import { pinoHttp } from 'pino-http';
@@ -33,8 +32,9 @@ import { uploadDoctorDocument } from './modules/telemedicine/upload';
 import { doctorSocketChanged } from './modules/telemedicine/events';
 import { checkPathIds, trpcDoor, withoutPaths } from './doors';
 import { frameHeaders, serveWidgetConfig, serveWidgetScript } from './widget/http';
+import { ROOT } from './paths';
 
-const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
+const clientDir = path.join(ROOT, 'dist/client');
 /** Paths the server owns; everything else is a client route (history mode). */
 const SERVER_PATHS = /^\/(trpc|socket\.io|healthz|metrics|files|dev|uploads|avatars|companies|forms|commerce|calendar|webhooks|widget\.js|widget-config)(\/|$)/;
 

@@ -2,7 +2,7 @@
  * `npm run bench -- --quick` still works: every benchmark runs once, small, against this run's
  * PostgreSQL, and writes its results. Timings are not asserted (a loaded CI machine decides them);
  * the benchmarks' own correctness checks are (queue-take: no double-takes, none lost; sfu: packets
- * reach the counting viewers).
+ * reach the counting viewers), and cold-start fails when /i/recent's initial JavaScript passes its ceiling.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ test('every benchmark runs in --quick mode and writes its results', async () => 
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, output).toBe(0);
-    for (const name of ['chat-fanout', 'queue-take', 'recents', 'cold-start', 'sfu']) {
+    for (const name of ['chat-fanout', 'queue-take', 'recents', 'cold-start', 'client-lists', 'sfu']) {
       const result = JSON.parse(fs.readFileSync(path.join(out, `${name}.json`), 'utf8'));
       expect(result, name).toMatchObject({ name, quick: true });
       expect(result.tables.length, name).toBeGreaterThan(0);
@@ -51,4 +51,4 @@ test('every benchmark runs in --quick mode and writes its results', async () => 
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
-}, 240_000);
+}, 360_000);

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { pgConnectionFields } from './url';
+import { ROOT } from '../paths';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = ROOT;
 const migrationsDir = path.join(root, 'prisma/migrations');
 
 export function localMigrations(): string[] {

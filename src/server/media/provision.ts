@@ -14,8 +14,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import { ROOT } from '../paths';
 
 /** mediasoup's GitHub releases; MEDIASOUP_WORKER_PREBUILT_DOWNLOAD_BASE_URL overrides it, as in mediasoup's own script. */
 export const PREBUILT_BASE_URL = 'https://github.com/versatica/mediasoup/releases/download';
@@ -28,7 +28,7 @@ export const BUILD_PACKAGES = [
   'libflatbuffers-dev', 'flatbuffers-compiler', 'libusrsctp-dev',
 ] as const;
 
-const BUILD_SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../scripts/mediasoup-worker/build-worker.sh');
+const BUILD_SCRIPT = path.join(ROOT, 'scripts/mediasoup-worker/build-worker.sh');
 
 export interface ProvisionProgress {
   step: 'download' | 'build' | 'wait';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Request, Response } from 'express';
 import { widgetSettingsOf } from '../../shared/domain/widget';
 import type { Db } from '../db/client';
+import { ROOT } from '../paths';
 
 /** The messenger page the widget's iframe opens: the only page other sites may frame. */
 export const WIDGET_PAGE = /^\/[^/]+\/widget\/?$/;
@@ -23,7 +23,7 @@ export function frameHeaders(pathname: string, res: Response) {
   }
 }
 
-const scriptFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'script.js');
+const scriptFile = path.join(ROOT, 'src/server/widget/script.js');
 
 /**
  * GET /widget.js: the plain script companies put on their sites. Read once; cached an hour by

@@ -1,7 +1,8 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { cloneElement, Fragment, isValidElement, memo, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { Keyboard } from 'lucide-react';
 import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
 import { IconButton } from '../../ui/Button';
@@ -30,15 +31,6 @@ const FILTERS: readonly { key: RecentsFilter; label: MessageDescriptor }[] = [
 ];
 const isFilter = (v: string | null): v is RecentsFilter => FILTERS.some((f) => f.key === v);
 
-/** Arrow keys move between the conversations of the list (Home/End to the ends). */
-function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
-  const links = [...e.currentTarget.querySelectorAll<HTMLAnchorElement>('a.recent-link')];
-  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
-  const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: links.length - 1 }[e.key];
-  if (next === undefined || at < 0 || !links.length) return;
-  e.preventDefault();
-  links[Math.max(0, Math.min(links.length - 1, next))]!.focus();
-}
 
 /** Typing pauses this long before the search goes to the server. */
 const SEARCH_DELAY_MS = 300;
@@ -159,19 +151,87 @@ export function RecentList() {
           )}
         </p>
       ) : (
-        <ul className="recent-list" aria-label={t`Conversations`} onKeyDown={moveFocus}>
-          {items.map((r) => (
-            <RecentItem key={r.conversationId} recent={r} />
-          ))}
-          {source.hasNextPage && <MoreRecents loading={source.isFetchingNextPage} onMore={() => void source.fetchNextPage()} />}
-        </ul>
+        <RecentRows
+          items={items}
+          label={t`Conversations`}
+          more={source.hasNextPage ? <MoreRecents loading={source.isFetchingNextPage} onMore={() => void source.fetchNextPage()} /> : null}
+        />
       )}
     </div>
   );
 }
 
+/** A row's height before it is measured (two lines of text beside a 40 px face, with padding). */
+const ROW_ESTIMATE_PX = 64;
+
+/**
+ * The list itself, virtualized (@tanstack/react-virtual): with thousands of conversations loaded
+ * only the rows in view (and a few either side) are in the DOM. The rows stay in the normal flow
+ * of the <ul> (padding stands for the ones not rendered), so it remains a plain list of <li> for
+ * screen readers, each telling its place in the whole. Arrow keys move between conversations
+ * (Home/End to the ends), bringing a row that is not rendered yet into view first.
+ */
+function RecentRows({ items, label, more }: { items: Recent[]; label: string; more: ReactNode }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const count = items.length + (more ? 1 : 0);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    getItemKey: (i) => items[i]?.conversationId ?? 'more',
+    overscan: 8,
+    // The list's 0.25rem above the first row and below the last.
+    paddingStart: 4,
+    paddingEnd: 4,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const before = rows[0]?.start ?? 4;
+  const after = rows.length ? virtualizer.getTotalSize() - rows[rows.length - 1]!.end : 4;
+
+  function focusRow(index: number, tries = 10) {
+    const link = scroller.current?.querySelector<HTMLAnchorElement>(`li[data-index="${index}"] a.recent-link`);
+    if (link) return link.focus();
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+    if (tries > 0) requestAnimationFrame(() => focusRow(index, tries - 1));
+  }
+  function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
+    const row = (document.activeElement as HTMLElement | null)?.closest<HTMLLIElement>('li[data-index]');
+    if (!row || !(document.activeElement as HTMLElement).matches('a.recent-link')) return;
+    const at = Number(row.dataset.index);
+    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
+    if (next === undefined || !items.length) return;
+    e.preventDefault();
+    focusRow(Math.max(0, Math.min(items.length - 1, next)));
+  }
+
+  return (
+    <div ref={scroller} className="recent-scroller">
+      <ul className="recent-list" aria-label={label} onKeyDown={moveFocus} style={{ paddingTop: before, paddingBottom: after }}>
+        {rows.map((row) =>
+          row.index < items.length ? (
+            <RecentItem
+              key={row.key}
+              recent={items[row.index]!}
+              index={row.index}
+              setSize={more ? -1 : items.length}
+              measure={virtualizer.measureElement}
+            />
+          ) : (
+            <Fragment key={row.key}>{cloneMore(more, row.index, virtualizer.measureElement)}</Fragment>
+          ),
+        )}
+      </ul>
+    </div>
+  );
+}
+
+/** The "more" row carries the virtualizer's index and measuring ref like the others. */
+function cloneMore(more: ReactNode, index: number, measure: (el: Element | null) => void) {
+  return isValidElement<{ index?: number; measure?: (el: Element | null) => void }>(more) ? cloneElement(more, { index, measure }) : more;
+}
+
 /** The end of the loaded list: scrolling there (or the button) loads the next page. */
-function MoreRecents({ loading, onMore }: { loading: boolean; onMore: () => void }) {
+function MoreRecents({ loading, onMore, index, measure }: { loading: boolean; onMore: () => void; index?: number; measure?: (el: Element | null) => void }) {
   const ref = useRef<HTMLLIElement>(null);
   const onMoreRef = useRef(onMore);
   onMoreRef.current = onMore;
@@ -183,7 +243,14 @@ function MoreRecents({ loading, onMore }: { loading: boolean; onMore: () => void
     return () => observer.disconnect();
   }, []);
   return (
-    <li ref={ref} className="recent-more">
+    <li
+      ref={(el) => {
+        ref.current = el;
+        measure?.(el);
+      }}
+      data-index={index}
+      className="recent-more"
+    >
       <button type="button" className="link-button" disabled={loading} onClick={onMore}>
         {loading ? <Trans>Loading…</Trans> : <Trans>Show more conversations</Trans>}
       </button>
@@ -191,7 +258,8 @@ function MoreRecents({ loading, onMore }: { loading: boolean; onMore: () => void
   );
 }
 
-function RecentItem({ recent }: { recent: Recent }) {
+/** Memoized: the list re-renders on every scroll frame, a row only when its own data changed. */
+const RecentItem = memo(function RecentItem({ recent, index, setSize, measure }: { recent: Recent; index: number; setSize: number; measure: (el: Element | null) => void }) {
   const { t, i18n } = useLingui();
   const { me, domain } = useChat();
   const utils = trpc.useUtils();
@@ -208,7 +276,13 @@ function RecentItem({ recent }: { recent: Recent }) {
   const channel = recent.others.find((o) => o.channel)?.channel;
 
   return (
-    <li className={recent.unread > 0 ? 'recent-item unread' : 'recent-item'}>
+    <li
+      ref={measure}
+      data-index={index}
+      aria-setsize={setSize}
+      aria-posinset={index + 1}
+      className={recent.unread > 0 ? 'recent-item unread' : 'recent-item'}
+    >
       <NavLink to={`/i/recent/chat/${recent.conversationId}`} className={({ isActive }) => (isActive ? 'recent-link active' : 'recent-link')}>
         <span className="recent-face">
           <ConversationAvatar people={recent.others} />
@@ -283,7 +357,7 @@ function RecentItem({ recent }: { recent: Recent }) {
       </button>
     </li>
   );
-}
+});
 
 function RecentPresence({ userId }: { userId: string }) {
   const status = usePresence(userId);
