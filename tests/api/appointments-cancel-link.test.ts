@@ -42,7 +42,7 @@ async function booked() {
   const email = `carla-${c.domain}@example.com`;
   const { id } = await c.admin.call('appointments.book', { domain: c.domain, attendantId: ana.userId, start: at(12), name: 'Carla Cliente', email });
   const mail = await smtp.next(email);
-  const link = /To cancel: (\S+)/.exec(mail.text)?.[1];
+  const link = /Para remarcar ou cancelar: (\S+)/.exec(mail.text)?.[1];
   expect(link).toBeTruthy();
   const url = new URL(link!);
   expect(url.pathname).toBe(`/${c.domain}/book/cancel/${id}`);
@@ -69,8 +69,8 @@ describe('cancelling from the e-mail link', () => {
     const note = await server.db.notification.findFirstOrThrow({ where: { userId: ana.userId, type: 'appointmentCancelled' } });
     expect(note.action).toBe(`/i/recent/schedule/${id}`);
     const mail = await smtp.next(email);
-    expect(mail.subject).toContain('cancelled');
-    expect(mail.text).not.toContain('To cancel');
+    expect(mail.subject).toContain('cancelado');
+    expect(mail.text).not.toContain('Para remarcar');
 
     // A second press is told it is done; the page shows it cancelled.
     expect((await anonymous('booking.cancelByLink', { domain: c.domain, appointmentId: id, token }, 'mutation')).error).toMatchObject({ code: 'BAD_REQUEST', message: 'This appointment was cancelled' });

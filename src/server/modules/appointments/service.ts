@@ -20,6 +20,7 @@ import { companyBlocksWork } from '../../../shared/domain/company';
 import { createServiceRequest } from '../service/shared';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { appointmentMail, type AppointmentMailKind } from './mail';
+import { companyLanguage, serverText, userLanguage } from '../../i18n';
 
 export type AppointmentDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'mailer' | 'config' | 'logger'>;
 export interface AppointmentsContext extends AppointmentDeps {
@@ -96,6 +97,11 @@ async function people(db: AppDeps['db'], ids: string[]) {
   return new Map(rows.map((u) => [u.id, u.name ?? '']));
 }
 
+/** A text in the attendant's own language (their notifications). */
+async function attendantText(db: AppDeps['db'], attendantId: string, key: Parameters<typeof serverText>[1]) {
+  return serverText(userLanguage(await db.user.findUnique({ where: { id: attendantId }, select: { language: true } })), key);
+}
+
 /** The customer's e-mail; a failure is logged, never undoes the booking. */
 async function mailCustomer(deps: AppointmentDeps, company: Company, a: Appointment, kind: AppointmentMailKind) {
   if (!a.customerEmail) return;
@@ -105,7 +111,7 @@ async function mailCustomer(deps: AppointmentDeps, company: Company, a: Appointm
     const sequence = Math.max(0, Math.floor((deps.clock.now().getTime() - a.createdAt.getTime()) / 1000));
     const who = {
       companyName: company.name, domain: company.domain, attendantName: names.get(a.attendantId) ?? '', publicUrl: deps.config.publicUrl,
-      cancelUrl: cancelUrl(deps.config, company.domain, a.id),
+      cancelUrl: cancelUrl(deps.config, company.domain, a.id), lang: companyLanguage(company),
     };
     await deps.mailer.send(appointmentMail(a, who, settings?.timeZone ?? 'UTC', kind, sequence));
   } catch (err) {
@@ -159,10 +165,11 @@ export async function cancelByLink(deps: AppointmentDeps, company: Company, appo
   const a = await byLink(deps, company, appointmentId, token);
   if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
   if (a.start <= deps.clock.now()) throw fail('BAD_REQUEST', M.past);
+  const title = await attendantText(deps.db, a.attendantId, 'apptCancelledByCustomer');
   const { updated, notifications } = await deps.db.$transaction(async (tx) => {
     const updated = await cancelRows(tx, a);
     const notifications = await createNotifications(tx, [{
-      companyId: company.id, userId: a.attendantId, type: 'appointmentCancelled', title: 'Appointment cancelled by the customer',
+      companyId: company.id, userId: a.attendantId, type: 'appointmentCancelled', title,
       subtitle: `${a.customerName} · ${a.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
     }]);
     return { updated, notifications };
@@ -195,6 +202,7 @@ export async function book(deps: AppointmentDeps, b: Booking) {
   const now = deps.clock.now();
   const slot = isFreeSlot(schedule, await bookedAround(deps.db, b.attendantId, b.start, b.start), b.start, now);
   if (!slot) throw fail('CONFLICT', M.slotTaken);
+  const title = await attendantText(deps.db, b.attendantId, 'apptNew');
   let created: { appointment: Appointment; notifications: Awaited<ReturnType<typeof createNotifications>> };
   try {
     created = await deps.db.$transaction(async (tx) => {
@@ -213,7 +221,7 @@ export async function book(deps: AppointmentDeps, b: Booking) {
         });
       }
       const notifications = b.bookedBy.id === b.attendantId ? [] : await createNotifications(tx, [{
-        companyId: b.company.id, userId: b.attendantId, type: 'appointmentBooked', title: 'New appointment',
+        companyId: b.company.id, userId: b.attendantId, type: 'appointmentBooked', title,
         subtitle: `${b.name} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${appointment.id}`,
       }]);
       return { appointment: withEvent, notifications };
@@ -324,6 +332,7 @@ export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 're
   const queue = queues.find((q) => q.key !== 'faleconosco') ?? queues[0];
   if (!queue) return;
   const names = await people(deps.db, [a.attendantId]);
+  const title = await attendantText(deps.db, a.attendantId, 'apptWaiting');
   const { conversation } = await createServiceRequest(deps, {
     company, queue, customer, type: CONVERSATION_TYPE.single, source: 'appointment',
     text: `Appointment with ${names.get(a.attendantId) ?? ''} at ${a.start.toISOString()} (${a.customerName})`,
@@ -332,7 +341,7 @@ export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 're
     await tx.appointment.update({ where: { id: a.id }, data: { conversationId: conversation.id } });
     if (a.eventId) await tx.calendarEvent.updateMany({ where: { id: a.eventId }, data: { conversationId: conversation.id } });
     return createNotifications(tx, [{
-      companyId: company.id, userId: a.attendantId, type: 'appointmentStarts', title: 'Your appointment is waiting',
+      companyId: company.id, userId: a.attendantId, type: 'appointmentStarts', title,
       subtitle: `${a.customerName} · ${queue.name}`, action: `/i/recent/chat/${conversation.id}`,
     }]);
   });
