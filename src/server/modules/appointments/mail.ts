@@ -63,3 +63,13 @@ export function appointmentMail(a: Appointment, who: Who, timeZone: string, kind
     }),
   };
 }
+
+/** To the attendant, when the customer moved the booking from their link: the new time and where to see it. */
+export function attendantMovedMail(a: Appointment, to: { email: string; name: string; lang: Lang }, companyName: string, timeZone: string, link: string): Mail {
+  const t = (key: Parameters<typeof serverText>[1], p: Record<string, string> = {}) => serverText(to.lang, key, { company: companyName, ...p });
+  return {
+    to: to.email,
+    subject: `${companyName}: ${t('apptMovedByCustomer')}`,
+    text: [t('hello', { name: to.name }), `${t('apptMovedByCustomer')}: ${a.customerName}`, t('when', { when: formatWhen(a.start, timeZone, to.lang) }), '', link].join('\n'),
+  };
+}
