@@ -55,6 +55,11 @@ describe('contacts as participants', () => {
     expect(event.contacts).toEqual([{ contactId: lia.id, name: 'Lia', email: lia.email }]);
     const list = await c.admin.call('calendar.list', { domain: c.domain, from: '2026-11-30T00:00:00Z', to: '2026-12-02T00:00:00Z' }, 'query');
     expect(list[0].contacts).toEqual([{ contactId: lia.id, name: 'Lia', email: lia.email }]);
+    // The member invited gets the same invitation by e-mail, in her own language (none set: English).
+    const anaUser = await server.db.user.findUniqueOrThrow({ where: { id: ana.userId } });
+    const anaMail = await smtp.next(anaUser.email!);
+    expect(anaMail.subject).toBe(`${c.company.name}: invitation to "Kick-off"`);
+    expect(vevent(anaMail.attachments[0]!.content).event.uid).toBe(`${created.id}@${c.domain}`);
     // A contact is not a member: nobody was added to the meeting's conversation for her.
     expect(await server.db.participant.count({ where: { conversationId: created.conversationId } })).toBe(2);
   });

@@ -75,6 +75,22 @@ async function mailContacts(ctx: CalendarContext, e: CalendarEvent, contacts: Co
   }
 }
 
+/** Members invited get the same e-mail and .ics (spec: "invited in-app and by e-mail"), each in their own language. */
+async function mailMembers(ctx: CalendarContext, e: CalendarEvent, userIds: string[]) {
+  if (userIds.length === 0) return;
+  const users = await ctx.db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true, language: true } });
+  const sequence = Math.max(0, Math.floor((ctx.clock.now().getTime() - e.createdAt.getTime()) / 1000));
+  for (const u of users) {
+    if (!u.email) continue;
+    try {
+      const c = { lang: userLanguage(u), companyName: ctx.company.name, domain: ctx.company.domain, inviterName: ctx.user.name ?? '', sequence };
+      await ctx.mailer.send(inviteMail(e, { name: u.name ?? '', email: u.email }, c, 'invited'));
+    } catch (err) {
+      ctx.logger.error({ err, eventId: e.id, userId: u.id }, 'calendar invitation e-mail failed');
+    }
+  }
+}
+
 const audience = (e: Pick<FullEvent, 'creatorId' | 'participants'>) => new Set([e.creatorId, ...e.participants.filter((p) => !p.removed).map((p) => p.userId)]);
 
 function tell(ctx: CalendarContext, eventId: string, userIds: Iterable<string>) {
@@ -238,6 +254,7 @@ export async function createEvent(ctx: CalendarContext, input: z.output<typeof c
   tell(ctx, event.id, audience(event));
   if (event.conversationId) announceConversation(ctx.realtime, audience(event), event.conversationId);
   await mailContacts(ctx, event, contacts, 'invited');
+  await mailMembers(ctx, event, participantIds);
   return { id: event.id, conversationId: event.conversationId };
 }
 
@@ -300,6 +317,7 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
 
   let conversationId: string | null = null;
   let updatedRow: CalendarEvent = e;
+  let addedMembers: string[] = [];
   const notifications = await ctx.db.$transaction(async (tx) => {
     const updated = await tx.calendarEvent.update({
       where: { id: e.id },
@@ -323,6 +341,7 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
     if (participantIds) {
       const had = new Set(e.participants.filter((p) => !p.removed).map((p) => p.userId));
       added = participantIds.filter((id) => !had.has(id));
+      addedMembers = added;
       await tx.calendarParticipant.deleteMany({ where: { eventId: e.id, userId: { notIn: participantIds } } });
       for (const userId of participantIds) {
         await tx.calendarParticipant.upsert({ where: { eventId_userId: { eventId: e.id, userId } }, create: { eventId: e.id, userId }, update: { removed: false } });
@@ -356,6 +375,7 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
   const now = contacts ?? [...had.values()];
   const nowIds = new Set(now.map((c) => c.id));
   await mailContacts(ctx, updatedRow, now.filter((c) => !had.has(c.id)), 'invited');
+  await mailMembers(ctx, updatedRow, addedMembers);
   await mailContacts(ctx, updatedRow, now.filter((c) => had.has(c.id)), 'updated');
   await mailContacts(ctx, updatedRow, [...had.values()].filter((c) => !nowIds.has(c.id)), 'cancelled');
   return { id: e.id };
