@@ -87,7 +87,7 @@ describe('booking', () => {
     expect(await server.db.notification.count({ where: { userId: c.ana.userId, type: 'appointmentBooked' } })).toBe(1);
 
     const mail = await smtp.next('carla@example.com');
-    expect(mail.subject).toBe(`Appointment confirmed with ${c.company.name}`);
+    expect(mail.subject).toBe(`Agendamento confirmado com ${c.company.name}`); // the company's language (pt)
     expect(mail.attachments).toHaveLength(1);
     expect(mail.attachments[0]!.contentType).toContain('text/calendar');
     const vevent = new ICAL.Component(ICAL.parse(mail.attachments[0]!.content)).getFirstSubcomponent('vevent')!;
@@ -144,7 +144,7 @@ describe('cancel and reschedule', () => {
     const row = await server.db.appointment.findUniqueOrThrow({ where: { id: first.id } });
     expect((await server.db.calendarEvent.findUniqueOrThrow({ where: { id: row.eventId! } })).start.toISOString()).toBe(at(13, 30));
     expect((await server.db.scheduledTask.findFirstOrThrow({ where: { eventId: row.eventId! } })).startAt.toISOString()).toBe(new Date(Date.parse(at(13, 30)) - 15 * MIN).toISOString());
-    expect((await smtp.next('rui@example.com')).subject).toContain('moved');
+    expect((await smtp.next('rui@example.com')).subject).toContain('remarcado');
 
     await c.ana.call('appointments.cancel', { domain: c.domain, appointmentId: second.id });
     const cancelled = await server.db.appointment.findUniqueOrThrow({ where: { id: second.id } });
@@ -191,7 +191,7 @@ describe('reminders', () => {
     await fireDueReminders(server.server.deps);
     await until(async () => (await server.db.notification.count({ where: { userId: c.ana.userId, type: 'calendarReminder' } })) === 1);
     const mail = await smtp.next('rita@example.com');
-    expect(mail.subject).toContain('Reminder');
+    expect(mail.subject).toContain('Lembrete');
     expect(mail.attachments).toHaveLength(0);
     expect((await server.db.appointment.findUniqueOrThrow({ where: { id } })).status).toBe('booked');
   });

@@ -1,6 +1,7 @@
 /**
  * The customer's cancel link in Chromium, on a phone's width and without an account: the page shows
- * the appointment in the attendant's zone, asks before cancelling, then says it is cancelled (and
+ * the appointment in the attendant's zone, moves it to another free time (the grid in the phone's
+ * zone), asks before cancelling, then says it is cancelled (and
  * the slot is free again); a forged link says it is not valid. Real server, database and Chromium.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -62,6 +63,19 @@ describe("the customer's cancel link", () => {
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // Another time: the dialog lists the free times; the booking and its event move there.
+    await page.getByRole('button', { name: 'Choose another time' }).click();
+    const move = page.getByRole('dialog', { name: 'Choose another time' });
+    const slot = move.locator('.schedule-day-slots button').first();
+    await slot.waitFor();
+    await slot.click();
+    await move.getByRole('button', { name: 'Move here' }).click();
+    await move.waitFor({ state: 'detached' });
+    await page.getByText('Appointment moved; we sent you an e-mail').waitFor();
+    await expect.poll(async () => (await server.db.appointment.findUniqueOrThrow({ where: { id } })).start.toISOString()).not.toBe(slots[0]!.start);
+    const moved = await server.db.appointment.findUniqueOrThrow({ where: { id } });
+    expect((await server.db.calendarEvent.findUniqueOrThrow({ where: { id: moved.eventId! } })).start.toISOString()).toBe(moved.start.toISOString());
 
     await page.getByRole('button', { name: 'Cancel the appointment' }).click();
     const ask = page.getByRole('dialog', { name: 'Cancel this appointment?' });

@@ -84,7 +84,7 @@ describe('appointments', () => {
     // 09:00 São Paulo is 12:00 in Lisbon (winter): the first slot is a 09:00 one, shown in the visitor's zone.
     expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit' }).format(booked.start)).toMatch(/^(09|1[01]):(00|30)$/);
     const mail = await server.db.outboxMessage.findFirst({ where: { to: 'vera@example.com' } });
-    expect(mail?.subject).toBe(`Appointment confirmed with ${company.name}`);
+    expect(mail?.subject).toBe(`Agendamento confirmado com ${company.name}`); // the company's language (pt)
 
     // 3. Ana sees it on /i/schedule (live), opens it, and finds the event in the calendar.
     await ana.goto(`${server.url}/i/schedule`);

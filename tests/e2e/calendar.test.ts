@@ -1,7 +1,8 @@
 /**
  * The calendar in Chromium, in São Paulo time: a click on Tuesday 09:00 of the week view opens the
  * form; a weekly meeting is saved and shows on this week and the next; one occurrence is edited
- * alone ('This occurrence') and the others keep their title; a company without the plan flag has
+ * alone ('This occurrence') and the others keep their title; a contact of the company is found and
+ * invited in the editor (an e-mail with the .ics goes to her) and shown in the event; a company without the plan flag has
  * no calendar entry in the menu. Real server, database and Chromium.
  */
 import fs from 'node:fs';
@@ -99,6 +100,24 @@ describe('calendar', () => {
     await page.getByRole('button', { name: 'next week' }).click();
     await page.getByRole('button', { name: 'next week' }).click();
     await expect.poll(async () => (await events.allTextContents()).join('|')).toContain('Weekly planning');
+  });
+
+  it('invites a contact of the company from the editor, mails her and shows her in the event', async () => {
+    const { page, companyId } = await signedIn();
+    const lia = await server.db.contact.create({ data: { companyId, name: 'Lia Cliente', email: `lia.${companyId}@example.com` } });
+    await page.goto(`${server.url}/i/calendar/newMeeting`);
+    await page.getByLabel('Title', { exact: true }).fill('Customer call');
+    await page.getByLabel('Find a contact').fill('Lia');
+    // Chosen, she moves to the list of the invited (click, not check: the found row goes away).
+    await page.getByRole('checkbox', { name: `Lia Cliente (${lia.email})` }).click({ force: true });
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Lia Cliente', exact: true }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/i\/calendar\?at=/);
+    const event = await server.db.calendarEvent.findFirstOrThrow({ where: { companyId, title: 'Customer call' }, include: { contacts: true } });
+    expect(event.contacts.map((c) => c.contactId)).toEqual([lia.id]);
+    await expect.poll(async () => (await server.db.outboxMessage.findFirst({ where: { to: lia.email! } }))?.subject).toContain('Customer call');
+    await page.locator('.fc-event', { hasText: 'Customer call' }).first().click();
+    await page.getByRole('dialog', { name: 'Customer call' }).getByText('Lia Cliente').waitFor();
   });
 
   it('hides the calendar from the menu when the plan lacks it, and says why on the page', async () => {

@@ -44,6 +44,7 @@ export const NON_MEMBER_COMPANY_PROCEDURES: Readonly<Record<string, string>> = {
   'booking.book': "participant: a visitor or customer books a free slot for himself; writes only his own appointment",
   'booking.byLink': "public: the appointment a signed cancel link names (HMAC of its id): time, attendant's name, the customer's own name",
   'booking.cancelByLink': 'public: cancels only the appointment its signed link names, before it starts',
+  'booking.rescheduleByLink': 'public: moves only the appointment its signed link names to another free slot, before it starts',
   'feeds.publicPost': 'public: one feed post its author published publicly (/{emp}/feeds/{feedId}); any other post is "Post not found"',
 };
 const allowedForNonMembers = (p: ProcedureInfo) => Object.hasOwn(NON_MEMBER_COMPANY_PROCEDURES, p.path);

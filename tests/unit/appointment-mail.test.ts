@@ -13,7 +13,7 @@ const a = {
   start: new Date('2026-12-07T12:00:00Z'), end: new Date('2026-12-07T12:30:00Z'), status: 'booked', bookedStart: new Date('2026-12-07T12:00:00Z'),
   eventId: null, conversationId: null, createdAt: new Date('2026-11-26T10:00:00Z'),
 } satisfies Appointment;
-const who = { companyName: 'Acme', domain: 'acme', attendantName: 'Ana', publicUrl: 'https://atende.example' };
+const who = { companyName: 'Acme', domain: 'acme', attendantName: 'Ana', publicUrl: 'https://atende.example', lang: 'en' as const };
 
 function parse(ics: string) {
   const cal = new ICAL.Component(ICAL.parse(ics));

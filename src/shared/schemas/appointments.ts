@@ -61,3 +61,5 @@ export const publicSlotsInput = slotsInput;
 
 /** The cancel link of the customer's e-mail: the appointment and its signature (no account needed). */
 export const cancelLinkInput = z.object({ ...inCompany, appointmentId: id, token: z.string().trim().min(1).max(128) });
+/** The customer moves their booking from the same signed link. */
+export const rescheduleLinkInput = cancelLinkInput.extend({ start: instant });

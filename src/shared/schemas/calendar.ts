@@ -9,6 +9,7 @@ export const CALENDAR_MESSAGES = {
   endBeforeStart: 'The end must be after the start',
   noOccurrence: 'This occurrence does not exist',
   notColleague: 'Participants must be active members of this company',
+  notContact: 'Invited contacts must be contacts of this company',
   weekdays: 'Choose at least one weekday',
   timeZone: 'Unknown time zone',
   tooLong: 'An event lasts at most 31 days',
@@ -58,6 +59,8 @@ export const calendarCreateInput = z
     isMeeting: z.boolean().default(false),
     remind: z.boolean().default(true),
     participantIds: z.array(id).max(100).default([]),
+    /** Contacts of the company (not members): invited by e-mail with an .ics. */
+    contactIds: z.array(id).max(100).default([]),
     ...repeatFields,
   })
   .superRefine(checkTimes);
@@ -77,6 +80,7 @@ export const calendarUpdateInput = z
     isMeeting: z.boolean().optional(),
     remind: z.boolean().optional(),
     participantIds: z.array(id).max(100).optional(),
+    contactIds: z.array(id).max(100).optional(),
     ...repeatFields,
   })
   .superRefine(checkTimes);

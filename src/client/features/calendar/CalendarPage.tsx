@@ -285,6 +285,7 @@ function EventDialog({ domain, occ, onClose, onChanged }: { domain: string; occ:
           occ.recurring && [t`Repeats`, occ.exception ? t`Yes (this occurrence was changed)` : t`Yes`],
           [t`Created by`, occ.creatorName ?? '—'],
           occ.participants.length > 0 && [t`Participants`, occ.participants.map((p) => p.name ?? '—').join(', ')],
+          occ.contacts.length > 0 && [t`Contacts`, occ.contacts.map((c) => c.name).join(', ')],
           !!occ.description && [t`Description`, occ.description],
         ]}
       />

@@ -1,7 +1,7 @@
 /**
  * Creating (/i/calendar/newMeeting) and editing (/i/calendar/editMeeting?id=&scope=&occurrence=)
  * an event or meeting: title, times in the user's zone, all day, repetition (the spec's options),
- * participants among the company's members, reminder. Editing one occurrence changes its title,
+ * participants among the company's members and its contacts (invited by e-mail), reminder. Editing one occurrence changes its title,
  * description and times only; the series form changes everything.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -30,6 +30,8 @@ interface Values {
   repeat: RepeatOption | '';
   weekdays: WeekdayKey[];
   participantIds: string[];
+  /** Contacts of the company (not members), with their names for the chosen list. */
+  contacts: { contactId: string; name: string }[];
 }
 
 function initialValues(params: URLSearchParams): Values {
@@ -37,7 +39,7 @@ function initialValues(params: URLSearchParams): Values {
   const end = params.get('end') ? new Date(params.get('end')!) : new Date(start.getTime() + 3_600_000);
   return {
     title: '', description: '', date: localDate(start), startTime: localTime(start), endTime: localTime(end), allDay: params.get('allDay') === '1',
-    isMeeting: true, remind: true, repeat: '', weekdays: [], participantIds: [],
+    isMeeting: true, remind: true, repeat: '', weekdays: [], participantIds: [], contacts: [],
   };
 }
 function nextHour() {
@@ -86,6 +88,7 @@ function EditLoader({ domain }: { domain: string }) {
     title: one?.title ?? e.title, description: one?.description ?? e.description, date: localDate(start), startTime: localTime(start), endTime: localTime(end),
     allDay: e.allDay, isMeeting: e.isMeeting, remind: e.remind, repeat: (e.repeat as RepeatOption | null) ?? '', weekdays: e.weekdays,
     participantIds: e.participants.map((p) => p.userId),
+    contacts: e.contacts.map((c) => ({ contactId: c.contactId, name: c.name })),
   };
   return <MeetingForm domain={domain} initial={initial} edit={{ eventId, scope, occurrenceStart: scope === 'occurrence' ? occurrence ?? undefined : undefined, recurring: !!e.rrule, mine: e.mine }} />;
 }
@@ -114,7 +117,7 @@ function MeetingForm({ domain, initial, edit }: { domain: string; initial: Value
     if (!v.allDay && end <= start) end = new Date(end.getTime() + 86_400_000); // ends after midnight
     const times = { title: v.title, description: v.description, start, end };
     const series = {
-      allDay: v.allDay, isMeeting: v.isMeeting, remind: v.remind, participantIds: v.participantIds,
+      allDay: v.allDay, isMeeting: v.isMeeting, remind: v.remind, participantIds: v.participantIds, contactIds: v.contacts.map((c) => c.contactId),
       repeat: v.repeat || null, ...(v.repeat === 'personalizarsemana' && { weekdays: v.weekdays }),
     };
     const onSuccess = () => done(start);
@@ -182,6 +185,7 @@ function MeetingForm({ domain, initial, edit }: { domain: string; initial: Value
               />
             ))}
           </fieldset>
+          <ContactPicker domain={domain} chosen={v.contacts} onChange={(contacts) => set('contacts', contacts)} />
         </>
       )}
       <FormError message={error} />
@@ -194,5 +198,42 @@ function MeetingForm({ domain, initial, edit }: { domain: string; initial: Value
         </SubmitButton>
       </div>
     </form>
+  );
+}
+
+/** The company's contacts (customers, partners: not members), found by name or e-mail; they get an e-mail invitation. */
+function ContactPicker({ domain, chosen, onChange }: { domain: string; chosen: Values['contacts']; onChange: (c: Values['contacts']) => void }) {
+  const { t } = useLingui();
+  const [q, setQ] = useState('');
+  const found = trpc.contacts.list.useQuery({ domain, q: q.trim() || undefined, limit: 20 }, { placeholderData: (old) => old });
+  const chosenIds = new Set(chosen.map((c) => c.contactId));
+  const others = (found.data?.items ?? []).filter((c) => !chosenIds.has(c.id));
+  return (
+    <fieldset className="calendar-participants calendar-contacts">
+      <legend>
+        <Trans>Contacts</Trans>
+      </legend>
+      <p className="muted">
+        <Trans>Contacts are invited by e-mail, with the event for their own calendar.</Trans>
+      </p>
+      {chosen.map((c) => (
+        <Checkbox key={c.contactId} label={c.name} checked onChange={() => onChange(chosen.filter((x) => x.contactId !== c.contactId))} />
+      ))}
+      <TextField label={t`Find a contact`} type="search" value={q} onChange={(e) => setQ(e.target.value)} maxLength={100} />
+      {found.isPending && <LoadingSkeleton variant="list" />}
+      {found.data && others.length === 0 && (
+        <p className="muted">
+          <Trans>No contacts found.</Trans>
+        </p>
+      )}
+      {others.map((c) => (
+        <Checkbox
+          key={c.id}
+          label={c.email ? `${c.name} (${c.email})` : c.name}
+          checked={false}
+          onChange={(on) => on && onChange([...chosen, { contactId: c.id, name: c.name }])}
+        />
+      ))}
+    </fieldset>
   );
 }

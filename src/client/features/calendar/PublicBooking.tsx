@@ -2,15 +2,15 @@
  * The company's public page offers appointments (issue 15): a link on /{emp} when somebody takes
  * them and the plan has `calendar`, and /{emp}/book to choose the attendant and a free time and
  * give a name and e-mail (the confirmation with an .ics invitation goes there), and
- * /{emp}/book/cancel/{id}?t=… where the customer cancels from the e-mail's signed link.
+ * /{emp}/book/cancel/{id}?t=… where the customer moves or cancels from the e-mail's signed link.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import { CalendarCheck, CalendarPlus, CalendarX } from 'lucide-react';
+import { CalendarCheck, CalendarClock, CalendarPlus, CalendarX } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../trpc';
-import { Button, ButtonLink, ConfirmDialog, EmptyState, Facts, LoadingSkeleton, PageTitle, RefusalState } from '../../ui';
-import { BookingForm } from './SlotPicker';
+import { Button, ButtonLink, ConfirmDialog, EmptyState, Facts, FormError, LoadingSkeleton, ModalDialog, PageTitle, RefusalState, toast } from '../../ui';
+import { BookingForm, SlotGrid, slotRange } from './SlotPicker';
 import { useCalendarMessage } from './texts';
 
 /** On /{emp}: "Book an appointment", only when someone can be booked. */
@@ -84,7 +84,7 @@ export function CancelBookingPage() {
   const input = { domain, appointmentId, token };
   const view = trpc.booking.byLink.useQuery(input, { retry: false, enabled: !!token });
   const cancel = trpc.booking.cancelByLink.useMutation({ onSuccess: () => void view.refetch() });
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState<'cancel' | 'move' | null>(null);
   const a = view.data;
   let body;
   if (!token) body = <RefusalState title={t`This link is not valid`} />;
@@ -109,17 +109,23 @@ export function CancelBookingPage() {
           {a.started ? (
             <EmptyState title={t`This appointment has already started`} />
           ) : (
-            <Button variant="danger" icon={CalendarX} onPress={() => setAsking(true)}><Trans>Cancel the appointment</Trans></Button>
+            <div className="form-actions">
+              <Button variant="secondary" icon={CalendarClock} onPress={() => setAsking('move')}><Trans>Choose another time</Trans></Button>
+              <Button variant="danger" icon={CalendarX} onPress={() => setAsking('cancel')}><Trans>Cancel the appointment</Trans></Button>
+            </div>
           )}
-          {asking && (
+          {asking === 'move' && (
+            <MoveByLinkDialog input={input} attendantId={a.attendantId} onDone={() => { setAsking(null); void view.refetch(); }} onClose={() => setAsking(null)} />
+          )}
+          {asking === 'cancel' && (
             <ConfirmDialog
               title={t`Cancel this appointment?`}
               confirmLabel={t`Cancel the appointment`}
               danger
               pending={cancel.isPending}
               error={message(cancel.error)}
-              onConfirm={() => cancel.mutate(input, { onSuccess: () => setAsking(false) })}
-              onCancel={() => setAsking(false)}
+              onConfirm={() => cancel.mutate(input, { onSuccess: () => setAsking(null) })}
+              onCancel={() => setAsking(null)}
             >
               <Trans>The attendant will be told, and the time will be free for others.</Trans>
             </ConfirmDialog>
@@ -134,5 +140,43 @@ export function CancelBookingPage() {
       <Link to={`/${domain}`} className="back-link"><Trans>Back to the company's page</Trans></Link>
       {body}
     </section>
+  );
+}
+
+/** The customer picks another free time of the same attendant (shown in their own zone). */
+function MoveByLinkDialog({ input, attendantId, onDone, onClose }: {
+  input: { domain: string; appointmentId: string; token: string };
+  attendantId: string;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useLingui();
+  const message = useCalendarMessage();
+  const [page, setPage] = useState(0);
+  const [now] = useState(() => Date.now());
+  const [start, setStart] = useState<string | null>(null);
+  const slots = trpc.booking.slots.useQuery({ domain: input.domain, attendantId, ...slotRange(page, now) });
+  const move = trpc.booking.rescheduleByLink.useMutation({
+    onSuccess: () => {
+      toast.ok(t`Appointment moved; we sent you an e-mail`);
+      onDone();
+    },
+  });
+  return (
+    <ModalDialog
+      title={t`Choose another time`}
+      onCancel={onClose}
+      actions={
+        <>
+          <Button variant="quiet" onPress={onClose}><Trans>Close</Trans></Button>
+          <Button variant="primary" isDisabled={!start} isPending={move.isPending} onPress={() => start && move.mutate({ ...input, start })}>
+            <Trans>Move here</Trans>
+          </Button>
+        </>
+      }
+    >
+      <SlotGrid slots={slots.data?.slots} isPending={slots.isPending} value={start} onChange={setStart} page={page} onPage={setPage} />
+      <FormError message={message(move.error ?? slots.error)} />
+    </ModalDialog>
   );
 }

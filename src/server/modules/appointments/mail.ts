@@ -6,6 +6,7 @@
  */
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { Appointment } from '../../../generated/prisma/client';
+import { formatWhen, serverText, type Lang } from '../../i18n';
 import type { Mail } from '../../mail';
 
 export type AppointmentMailKind = 'booked' | 'rescheduled' | 'cancelled' | 'reminder';
@@ -15,14 +16,10 @@ interface Who {
   domain: string;
   attendantName: string;
   publicUrl: string;
-  /** The signed page where the customer cancels, without an account (absent once cancelled). */
+  /** The signed page where the customer moves or cancels, without an account (absent once cancelled). */
   cancelUrl?: string | null;
-}
-
-/** The moment in the customer's words: UTC plus the attendant's zone (we do not know theirs). */
-function when(a: Pick<Appointment, 'start'>, timeZone: string) {
-  const local = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(a.start);
-  return `${local} (${timeZone})`;
+  /** The company's language: the customer has no setting we know. */
+  lang: Lang;
 }
 
 export function appointmentIcs(a: Pick<Appointment, 'id' | 'start' | 'end'>, who: Who, kind: AppointmentMailKind, sequence: number) {
@@ -43,29 +40,36 @@ export function appointmentIcs(a: Pick<Appointment, 'id' | 'start' | 'end'>, who
   return cal.toString();
 }
 
-const SUBJECT: Record<AppointmentMailKind, (who: Who) => string> = {
-  booked: (w) => `Appointment confirmed with ${w.companyName}`,
-  rescheduled: (w) => `Appointment with ${w.companyName} moved`,
-  cancelled: (w) => `Appointment with ${w.companyName} cancelled`,
-  reminder: (w) => `Reminder: your appointment with ${w.companyName} starts soon`,
-};
+const SUBJECT = { booked: 'apptBookedSubject', rescheduled: 'apptMovedSubject', cancelled: 'apptCancelledSubject', reminder: 'apptReminderSubject' } as const;
 
 export function appointmentMail(a: Appointment, who: Who, timeZone: string, kind: AppointmentMailKind, sequence: number): Mail {
+  const t = (key: Parameters<typeof serverText>[1], p: Record<string, string> = {}) => serverText(who.lang, key, { company: who.companyName, ...p });
   const lines = [
-    `Hello ${a.customerName},`,
-    kind === 'cancelled' ? 'Your appointment was cancelled:' : kind === 'reminder' ? 'Your appointment starts soon:' : 'Your appointment:',
-    `${when(a, timeZone)} with ${who.attendantName} (${who.companyName}).`,
+    t('hello', { name: a.customerName }),
+    t(kind === 'cancelled' ? 'apptCancelledLine' : kind === 'reminder' ? 'apptSoonLine' : 'apptYours'),
+    // The attendant's zone, named: we do not know the customer's.
+    t('apptWith', { when: formatWhen(a.start, timeZone, who.lang), attendant: who.attendantName }),
     '',
     `${who.publicUrl}/${who.domain}`,
-    ...(kind !== 'cancelled' && who.cancelUrl ? ['', `To cancel: ${who.cancelUrl}`] : []),
+    ...(kind !== 'cancelled' && who.cancelUrl ? ['', t('apptManage', { url: who.cancelUrl })] : []),
   ];
   return {
     to: a.customerEmail,
-    subject: SUBJECT[kind](who),
+    subject: t(SUBJECT[kind]),
     text: lines.join('\n'),
     // The reminder needs no new invitation: the calendar entry is already there.
     ...(kind !== 'reminder' && {
       attachments: [{ filename: 'appointment.ics', content: appointmentIcs(a, who, kind, sequence), contentType: `text/calendar; charset=utf-8; method=${kind === 'cancelled' ? 'CANCEL' : 'REQUEST'}` }],
     }),
+  };
+}
+
+/** To the attendant, when the customer moved the booking from their link: the new time and where to see it. */
+export function attendantMovedMail(a: Appointment, to: { email: string; name: string; lang: Lang }, companyName: string, timeZone: string, link: string): Mail {
+  const t = (key: Parameters<typeof serverText>[1], p: Record<string, string> = {}) => serverText(to.lang, key, { company: companyName, ...p });
+  return {
+    to: to.email,
+    subject: `${companyName}: ${t('apptMovedByCustomer')}`,
+    text: [t('hello', { name: to.name }), `${t('apptMovedByCustomer')}: ${a.customerName}`, t('when', { when: formatWhen(a.start, timeZone, to.lang) }), '', link].join('\n'),
   };
 }

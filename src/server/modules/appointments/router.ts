@@ -12,12 +12,13 @@
  *   booking.slots q {domain, attendantId, from, to}
  *   booking.book m {domain, attendantId, start, name, email} (a signed-in or anonymous visitor)
  *   booking.byLink q / cancelByLink m {domain, appointmentId, token}: the e-mail's signed cancel link
+ *   booking.rescheduleByLink m {domain, appointmentId, token, start}: the customer moves it to another free slot
  * Socket: appointments:changed {appointmentId} to the attendant.
  */
 import { z } from 'zod';
 import { planIncludes } from '../../../shared/domain/company';
 import { isTimeZone } from '../../../shared/domain/recurrence';
-import { appointmentIdInput, bookInput, cancelLinkInput, myAppointmentsInput, publicBookInput, publicSlotsInput, rescheduleInput, saveScheduleInput, slotsInput } from '../../../shared/schemas/appointments';
+import { appointmentIdInput, bookInput, cancelLinkInput, rescheduleLinkInput, myAppointmentsInput, publicBookInput, publicSlotsInput, rescheduleInput, saveScheduleInput, slotsInput } from '../../../shared/schemas/appointments';
 import { domainSchema } from '../../../shared/schemas/company';
 import { memberProcedure, participantProcedure, publicProcedure, router } from '../../trpc';
 import { requirePlan } from '../company/plan';
@@ -61,4 +62,6 @@ export const bookingRouter = router({
     appointments.appointmentByLink(ctx, await findCompany(ctx.db, input.domain), input.appointmentId, input.token)),
   cancelByLink: publicProcedure.meta({ rate: 'conversations' }).input(cancelLinkInput).mutation(async ({ ctx, input }) =>
     appointments.cancelByLink(ctx, await findCompany(ctx.db, input.domain), input.appointmentId, input.token)),
+  rescheduleByLink: publicProcedure.meta({ rate: 'conversations' }).input(rescheduleLinkInput).mutation(async ({ ctx, input }) =>
+    appointments.rescheduleByLink(ctx, await findCompany(ctx.db, input.domain), input.appointmentId, input.token, input.start)),
 });

@@ -19,7 +19,8 @@ import { fail } from '../feeds/errors';
 import { companyBlocksWork } from '../../../shared/domain/company';
 import { createServiceRequest } from '../service/shared';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
-import { appointmentMail, type AppointmentMailKind } from './mail';
+import { appointmentMail, attendantMovedMail, type AppointmentMailKind } from './mail';
+import { companyLanguage, serverText, userLanguage } from '../../i18n';
 
 export type AppointmentDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'mailer' | 'config' | 'logger'>;
 export interface AppointmentsContext extends AppointmentDeps {
@@ -96,6 +97,11 @@ async function people(db: AppDeps['db'], ids: string[]) {
   return new Map(rows.map((u) => [u.id, u.name ?? '']));
 }
 
+/** A text in the attendant's own language (their notifications). */
+async function attendantText(db: AppDeps['db'], attendantId: string, key: Parameters<typeof serverText>[1]) {
+  return serverText(userLanguage(await db.user.findUnique({ where: { id: attendantId }, select: { language: true } })), key);
+}
+
 /** The customer's e-mail; a failure is logged, never undoes the booking. */
 async function mailCustomer(deps: AppointmentDeps, company: Company, a: Appointment, kind: AppointmentMailKind) {
   if (!a.customerEmail) return;
@@ -105,7 +111,7 @@ async function mailCustomer(deps: AppointmentDeps, company: Company, a: Appointm
     const sequence = Math.max(0, Math.floor((deps.clock.now().getTime() - a.createdAt.getTime()) / 1000));
     const who = {
       companyName: company.name, domain: company.domain, attendantName: names.get(a.attendantId) ?? '', publicUrl: deps.config.publicUrl,
-      cancelUrl: cancelUrl(deps.config, company.domain, a.id),
+      cancelUrl: cancelUrl(deps.config, company.domain, a.id), lang: companyLanguage(company),
     };
     await deps.mailer.send(appointmentMail(a, who, settings?.timeZone ?? 'UTC', kind, sequence));
   } catch (err) {
@@ -140,7 +146,7 @@ export async function appointmentByLink(deps: AppointmentDeps, company: Company,
   const a = await byLink(deps, company, appointmentId, token);
   const [names, settings] = await Promise.all([people(deps.db, [a.attendantId]), loadSchedule(deps.db, company.id, a.attendantId)]);
   return {
-    start: a.start, end: a.end, attendantName: names.get(a.attendantId) ?? '', customerName: a.customerName,
+    start: a.start, end: a.end, attendantId: a.attendantId, attendantName: names.get(a.attendantId) ?? '', customerName: a.customerName,
     timeZone: settings?.timeZone ?? 'UTC', cancelled: a.status === 'cancelled', started: a.start <= deps.clock.now(),
   };
 }
@@ -159,10 +165,11 @@ export async function cancelByLink(deps: AppointmentDeps, company: Company, appo
   const a = await byLink(deps, company, appointmentId, token);
   if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
   if (a.start <= deps.clock.now()) throw fail('BAD_REQUEST', M.past);
+  const title = await attendantText(deps.db, a.attendantId, 'apptCancelledByCustomer');
   const { updated, notifications } = await deps.db.$transaction(async (tx) => {
     const updated = await cancelRows(tx, a);
     const notifications = await createNotifications(tx, [{
-      companyId: company.id, userId: a.attendantId, type: 'appointmentCancelled', title: 'Appointment cancelled by the customer',
+      companyId: company.id, userId: a.attendantId, type: 'appointmentCancelled', title,
       subtitle: `${a.customerName} · ${a.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
     }]);
     return { updated, notifications };
@@ -195,6 +202,7 @@ export async function book(deps: AppointmentDeps, b: Booking) {
   const now = deps.clock.now();
   const slot = isFreeSlot(schedule, await bookedAround(deps.db, b.attendantId, b.start, b.start), b.start, now);
   if (!slot) throw fail('CONFLICT', M.slotTaken);
+  const title = await attendantText(deps.db, b.attendantId, 'apptNew');
   let created: { appointment: Appointment; notifications: Awaited<ReturnType<typeof createNotifications>> };
   try {
     created = await deps.db.$transaction(async (tx) => {
@@ -213,7 +221,7 @@ export async function book(deps: AppointmentDeps, b: Booking) {
         });
       }
       const notifications = b.bookedBy.id === b.attendantId ? [] : await createNotifications(tx, [{
-        companyId: b.company.id, userId: b.attendantId, type: 'appointmentBooked', title: 'New appointment',
+        companyId: b.company.id, userId: b.attendantId, type: 'appointmentBooked', title,
         subtitle: `${b.name} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${appointment.id}`,
       }]);
       return { appointment: withEvent, notifications };
@@ -272,17 +280,26 @@ export async function cancel(ctx: AppointmentsContext, appointmentId: string) {
 
 /** Moves to another free slot of the same attendant; the event and its reminder move with it. */
 export async function reschedule(ctx: AppointmentsContext, appointmentId: string, start: Date) {
-  const a = await loadMine(ctx, appointmentId);
+  return moveAppointment(ctx, ctx.company, await loadMine(ctx, appointmentId), start, false);
+}
+
+/** The customer moves their booking from the e-mail's signed link: the attendant is told in-app and by e-mail. */
+export async function rescheduleByLink(deps: AppointmentDeps, company: Company, appointmentId: string, token: string, start: Date) {
+  return moveAppointment(deps, company, await byLink(deps, company, appointmentId, token), start, true);
+}
+
+async function moveAppointment(deps: AppointmentDeps, company: Company, a: Appointment, start: Date, byCustomer: boolean) {
   if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
-  const now = ctx.clock.now();
+  const now = deps.clock.now();
   if (a.start <= now) throw fail('BAD_REQUEST', M.past);
-  const schedule = await bookableSchedule(ctx.db, ctx.company.id, a.attendantId);
-  const slot = isFreeSlot(schedule, await bookedAround(ctx.db, a.attendantId, start, start, a.id), start, now);
+  const schedule = await bookableSchedule(deps.db, company.id, a.attendantId);
+  const slot = isFreeSlot(schedule, await bookedAround(deps.db, a.attendantId, start, start, a.id), start, now);
   if (!slot) throw fail('CONFLICT', M.slotTaken);
-  let updated: Appointment;
+  const title = byCustomer ? await attendantText(deps.db, a.attendantId, 'apptMovedByCustomer') : '';
+  let moved: { updated: Appointment; notifications: Awaited<ReturnType<typeof createNotifications>> };
   try {
-    updated = await ctx.db.$transaction(async (tx) => {
-      const moved = await tx.appointment.update({ where: { id: a.id }, data: { start: slot.start, end: slot.end, bookedStart: slot.start } });
+    moved = await deps.db.$transaction(async (tx) => {
+      const updated = await tx.appointment.update({ where: { id: a.id }, data: { start: slot.start, end: slot.end, bookedStart: slot.start } });
       if (a.eventId) {
         const event = await tx.calendarEvent.update({ where: { id: a.eventId }, data: { start: slot.start, end: slot.end, updatedAt: now }, include: { exceptions: true } });
         await syncReminders(tx, event, now);
@@ -291,15 +308,35 @@ export async function reschedule(ctx: AppointmentsContext, appointmentId: string
           data: { startAt: slot.start, occurrenceStart: slot.start, occurrenceEnd: slot.end },
         });
       }
-      return moved;
+      const notifications = byCustomer ? await createNotifications(tx, [{
+        companyId: company.id, userId: a.attendantId, type: 'appointmentMoved', title,
+        subtitle: `${a.customerName} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
+      }]) : [];
+      return { updated, notifications };
     });
   } catch (err) {
     if (isSlotTaken(err)) throw fail('CONFLICT', M.slotTaken);
     throw err;
   }
-  tellAttendant(ctx, a);
-  await mailCustomer(ctx, ctx.company, updated, 'rescheduled');
-  return { id: a.id, start: updated.start, end: updated.end };
+  pushNotifications(deps.realtime, moved.notifications);
+  tellAttendant(deps, a);
+  await mailCustomer(deps, company, moved.updated, 'rescheduled');
+  if (byCustomer) await mailAttendant(deps, company, moved.updated);
+  return { id: a.id, start: moved.updated.start, end: moved.updated.end };
+}
+
+/** The attendant's e-mail when the customer moved the booking, in the attendant's language. */
+async function mailAttendant(deps: AppointmentDeps, company: Company, a: Appointment) {
+  try {
+    const [user, settings] = await Promise.all([
+      deps.db.user.findUnique({ where: { id: a.attendantId }, select: { email: true, name: true, language: true } }),
+      loadSchedule(deps.db, company.id, a.attendantId),
+    ]);
+    if (!user?.email) return;
+    await deps.mailer.send(attendantMovedMail(a, { email: user.email, name: user.name ?? '', lang: userLanguage(user) }, company.name, settings?.timeZone ?? 'UTC', `${deps.config.publicUrl}/i/recent/schedule/${a.id}`));
+  } catch (err) {
+    deps.logger.error({ err, appointmentId: a.id }, 'appointment e-mail to the attendant failed');
+  }
 }
 
 /** For the reminder tick: the customer's e-mail 15 minutes before (the attendant gets the in-app one). */
@@ -324,6 +361,7 @@ export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 're
   const queue = queues.find((q) => q.key !== 'faleconosco') ?? queues[0];
   if (!queue) return;
   const names = await people(deps.db, [a.attendantId]);
+  const title = await attendantText(deps.db, a.attendantId, 'apptWaiting');
   const { conversation } = await createServiceRequest(deps, {
     company, queue, customer, type: CONVERSATION_TYPE.single, source: 'appointment',
     text: `Appointment with ${names.get(a.attendantId) ?? ''} at ${a.start.toISOString()} (${a.customerName})`,
@@ -332,7 +370,7 @@ export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 're
     await tx.appointment.update({ where: { id: a.id }, data: { conversationId: conversation.id } });
     if (a.eventId) await tx.calendarEvent.updateMany({ where: { id: a.eventId }, data: { conversationId: conversation.id } });
     return createNotifications(tx, [{
-      companyId: company.id, userId: a.attendantId, type: 'appointmentStarts', title: 'Your appointment is waiting',
+      companyId: company.id, userId: a.attendantId, type: 'appointmentStarts', title,
       subtitle: `${a.customerName} · ${queue.name}`, action: `/i/recent/chat/${conversation.id}`,
     }]);
   });

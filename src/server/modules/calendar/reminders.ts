@@ -14,6 +14,7 @@ import type { AppDeps } from '../../deps';
 import type { Logger } from '../../logger';
 import { openAppointmentConversation, remindCustomer } from '../appointments/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
+import { serverText, userLanguage } from '../../i18n';
 
 export const REMINDER_TICK_MS = 30_000;
 /** Fired this long after its minute: the server was not running then. */
@@ -77,6 +78,8 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
       const seen = latest.get(key);
       if (!seen || seen.startAt < c.startAt) latest.set(key, c);
     }
+    const recipients = events.flatMap((e) => [e.creatorId, ...e.participants.map((p) => p.userId)]);
+    const langs = new Map((await tx.user.findMany({ where: { id: { in: [...new Set(recipients)] } }, select: { id: true, language: true } })).map((u) => [u.id, userLanguage(u)]));
     const rows = [];
     for (const c of claimed) {
       const e = byId.get(c.eventId);
@@ -100,7 +103,8 @@ export async function fireDueReminders(deps: Deps): Promise<number> {
           userId,
           type: late ? 'calendarReminderLate' : 'calendarReminder',
           title: e.title,
-          subtitle: minutes > 0 ? `Starts in ${minutes} min (${hhmm} ${e.timeZone})` : `Started at ${hhmm} (${e.timeZone})`,
+          // In the recipient's language (their setting), not the server's.
+          subtitle: serverText(langs.get(userId) ?? 'en', minutes > 0 ? 'startsIn' : 'startedAt', { minutes, time: hhmm, zone: e.timeZone }),
           action: e.isMeeting && e.conversationId ? `/i/recent/chat/${e.conversationId}` : `/i/calendar?at=${start.toISOString()}`,
         });
       }

@@ -5,24 +5,27 @@
  * creator changes or deletes a whole series; a participant who deletes only removes himself.
  */
 import type { z } from 'zod';
-import type { CalendarEvent, CalendarException, CalendarParticipant, Company, Member, Prisma, User } from '../../../generated/prisma/client';
+import type { CalendarContact, CalendarEvent, CalendarException, CalendarParticipant, Company, Member, Prisma, User } from '../../../generated/prisma/client';
 import {
   buildRule, deleteEffect, eventTitle, expand, isOccurrence, mayEdit, wallTime, withStart, zonedInstant, type RepeatChoice, type WeekdayKey, WEEKDAYS,
 } from '../../../shared/domain/recurrence';
 import { CALENDAR_MESSAGES as M, type calendarCreateInput, type calendarRemoveInput, type calendarUpdateInput } from '../../../shared/schemas/calendar';
 import type { AppDeps } from '../../deps';
 import { fail } from '../feeds/errors';
-import { announceConversation, insertMeetingConversation, syncMeetingParticipants } from '../chat/service';
+import { companyLanguage, serverText, userLanguage } from '../../i18n';
+import { announceConversation, concludeMeetingConversation, insertMeetingConversation, leaveMeetingConversation, syncMeetingParticipants } from '../chat/service';
+import { inviteMail, type InviteKind } from './invite-mail';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { syncReminders } from './reminders';
 
-export interface CalendarContext extends Pick<AppDeps, 'db' | 'realtime' | 'clock'> {
+export interface CalendarContext extends Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'mailer' | 'logger'> {
   company: Company;
   member: Member;
   user: User;
 }
 
-type FullEvent = CalendarEvent & { participants: CalendarParticipant[]; exceptions: CalendarException[] };
+type FullEvent = CalendarEvent & { participants: CalendarParticipant[]; contacts: CalendarContact[]; exceptions: CalendarException[] };
+const FULL = { participants: true, contacts: true, exceptions: true } as const;
 
 /** Events this member sees in this company: created by them, or taking part and not removed. */
 function visible(ctx: CalendarContext): Prisma.CalendarEventWhereInput {
@@ -32,6 +35,60 @@ function visible(ctx: CalendarContext): Prisma.CalendarEventWhereInput {
 async function names(ctx: CalendarContext, ids: string[]) {
   const rows = ids.length ? await ctx.db.user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } }) : [];
   return new Map(rows.map((u) => [u.id, u.name]));
+}
+
+interface ContactRow { id: string; name: string; email: string | null }
+
+/** The company's contacts among these ids (a contact removed since is left out). */
+async function contactRows(ctx: CalendarContext, ids: string[]): Promise<Map<string, ContactRow>> {
+  const rows = ids.length
+    ? await ctx.db.contact.findMany({ where: { companyId: ctx.company.id, id: { in: [...new Set(ids)] } }, select: { id: true, name: true, email: true } })
+    : [];
+  return new Map(rows.map((c) => [c.id, c]));
+}
+const contactView = (e: Pick<FullEvent, 'contacts'>, rows: Map<string, ContactRow>) =>
+  e.contacts.flatMap((c) => {
+    const row = rows.get(c.contactId);
+    return row ? [{ contactId: row.id, name: row.name, email: row.email }] : [];
+  });
+
+/** Each member's language, for the notifications they are sent. */
+async function languagesOf(ctx: CalendarContext, ids: string[]) {
+  const rows = ids.length ? await ctx.db.user.findMany({ where: { id: { in: ids } }, select: { id: true, language: true } }) : [];
+  return new Map(rows.map((u) => [u.id, userLanguage(u)]));
+}
+
+/**
+ * Contacts are not members: they learn of an event by e-mail, in the company's language, with an
+ * .ics that puts it in their own calendar. A failed mail is logged; it never undoes the event.
+ */
+async function mailContacts(ctx: CalendarContext, e: CalendarEvent, contacts: ContactRow[], kind: InviteKind) {
+  const lang = companyLanguage(ctx.company);
+  const sequence = Math.max(0, Math.floor((ctx.clock.now().getTime() - e.createdAt.getTime()) / 1000));
+  for (const c of contacts) {
+    if (!c.email) continue;
+    try {
+      await ctx.mailer.send(inviteMail(e, { name: c.name, email: c.email }, { lang, companyName: ctx.company.name, domain: ctx.company.domain, inviterName: ctx.user.name ?? '', sequence }, kind));
+    } catch (err) {
+      ctx.logger.error({ err, eventId: e.id, contactId: c.id }, 'calendar invitation e-mail failed');
+    }
+  }
+}
+
+/** Members invited get the same e-mail and .ics (spec: "invited in-app and by e-mail"), each in their own language. */
+async function mailMembers(ctx: CalendarContext, e: CalendarEvent, userIds: string[]) {
+  if (userIds.length === 0) return;
+  const users = await ctx.db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true, language: true } });
+  const sequence = Math.max(0, Math.floor((ctx.clock.now().getTime() - e.createdAt.getTime()) / 1000));
+  for (const u of users) {
+    if (!u.email) continue;
+    try {
+      const c = { lang: userLanguage(u), companyName: ctx.company.name, domain: ctx.company.domain, inviterName: ctx.user.name ?? '', sequence };
+      await ctx.mailer.send(inviteMail(e, { name: u.name ?? '', email: u.email }, c, 'invited'));
+    } catch (err) {
+      ctx.logger.error({ err, eventId: e.id, userId: u.id }, 'calendar invitation e-mail failed');
+    }
+  }
 }
 
 const audience = (e: Pick<FullEvent, 'creatorId' | 'participants'>) => new Set([e.creatorId, ...e.participants.filter((p) => !p.removed).map((p) => p.userId)]);
@@ -69,14 +126,22 @@ async function checkParticipants(ctx: CalendarContext, ids: string[]) {
   return unique;
 }
 
+/** Tenancy: only contacts of this company can be invited. */
+async function checkContacts(ctx: CalendarContext, ids: string[]) {
+  const rows = await contactRows(ctx, ids);
+  if (rows.size !== new Set(ids).size) throw fail('BAD_REQUEST', M.notContact);
+  return [...rows.values()];
+}
+
 /** Every occurrence this member sees in [from, to), in start order. */
 export async function listRange(ctx: CalendarContext, from: Date, to: Date) {
   const events = await ctx.db.calendarEvent.findMany({
     where: { AND: [visible(ctx), { OR: [{ rrule: { not: null }, start: { lt: to } }, { start: { lt: to }, end: { gt: from } }] }] },
-    include: { participants: true, exceptions: true },
+    include: FULL,
     take: 2000,
   });
   const people = await names(ctx, events.flatMap((e) => [e.creatorId, ...e.participants.map((p) => p.userId)]));
+  const contacts = await contactRows(ctx, events.flatMap((e) => e.contacts.map((c) => c.contactId)));
   const out = events.flatMap((e) =>
     expand(e, from, to, e.exceptions).map((o) => ({
       eventId: e.id,
@@ -94,6 +159,7 @@ export async function listRange(ctx: CalendarContext, from: Date, to: Date) {
       mine: e.creatorId === ctx.user.id,
       creatorName: people.get(e.creatorId) ?? null,
       participants: e.participants.filter((p) => !p.removed).map((p) => ({ userId: p.userId, name: people.get(p.userId) ?? null })),
+      contacts: contactView(e, contacts),
       conversationId: e.conversationId,
       appointmentId: e.appointmentId,
     })),
@@ -109,7 +175,7 @@ function occurrenceAt(e: FullEvent, key: Date) {
 }
 
 async function load(ctx: CalendarContext, eventId: string): Promise<FullEvent> {
-  const e = await ctx.db.calendarEvent.findFirst({ where: { AND: [{ id: eventId }, visible(ctx)] }, include: { participants: true, exceptions: true } });
+  const e = await ctx.db.calendarEvent.findFirst({ where: { AND: [{ id: eventId }, visible(ctx)] }, include: FULL });
   if (!e) throw fail('NOT_FOUND', M.notFound);
   return e;
 }
@@ -118,11 +184,13 @@ async function load(ctx: CalendarContext, eventId: string): Promise<FullEvent> {
 export async function getEvent(ctx: CalendarContext, eventId: string) {
   const e = await load(ctx, eventId);
   const people = await names(ctx, [e.creatorId, ...e.participants.map((p) => p.userId)]);
+  const contacts = await contactRows(ctx, e.contacts.map((c) => c.contactId));
   return {
     id: e.id, title: e.title, description: e.description, start: e.start, end: e.end, allDay: e.allDay, timeZone: e.timeZone,
     isMeeting: e.isMeeting, remind: e.remind, repeat: e.repeat, weekdays: ruleWeekdays(e.rrule), until: ruleUntil(e.rrule), rrule: e.rrule,
     mine: e.creatorId === ctx.user.id, creatorName: people.get(e.creatorId) ?? null, conversationId: e.conversationId,
     participants: e.participants.filter((p) => !p.removed).map((p) => ({ userId: p.userId, name: people.get(p.userId) ?? null })),
+    contacts: contactView(e, contacts),
   };
 }
 
@@ -143,12 +211,12 @@ export async function colleagues(ctx: CalendarContext) {
 export async function insertEvent(
   tx: Prisma.TransactionClient,
   now: Date,
-  data: Omit<Prisma.CalendarEventUncheckedCreateInput, 'participants' | 'exceptions'> & { participantIds?: string[] },
+  data: Omit<Prisma.CalendarEventUncheckedCreateInput, 'participants' | 'contacts' | 'exceptions'> & { participantIds?: string[]; contactIds?: string[] },
 ) {
-  const { participantIds = [], ...row } = data;
+  const { participantIds = [], contactIds = [], ...row } = data;
   const event = await tx.calendarEvent.create({
-    data: { ...row, participants: { create: participantIds.map((userId) => ({ userId })) } },
-    include: { participants: true, exceptions: true },
+    data: { ...row, participants: { create: participantIds.map((userId) => ({ userId })) }, contacts: { create: contactIds.map((contactId) => ({ contactId })) } },
+    include: FULL,
   });
   await syncReminders(tx, event, now);
   return event;
@@ -156,6 +224,8 @@ export async function insertEvent(
 
 export async function createEvent(ctx: CalendarContext, input: z.output<typeof calendarCreateInput>) {
   const participantIds = await checkParticipants(ctx, input.participantIds);
+  const contacts = await checkContacts(ctx, input.contactIds);
+  const langs = await languagesOf(ctx, participantIds);
   const choice = repeatChoice(input);
   const title = eventTitle(input.title);
   const { event, notifications } = await ctx.db.$transaction(async (tx) => {
@@ -169,12 +239,12 @@ export async function createEvent(ctx: CalendarContext, input: z.output<typeof c
       companyId: ctx.company.id, creatorId: ctx.user.id, title, description: input.description, start: input.start, end: input.end,
       allDay: input.allDay, timeZone: input.timeZone, isMeeting: input.isMeeting, remind: input.remind,
       repeat: choice?.repeat ?? null, rrule: choice ? buildRule(input.start, input.timeZone, choice) : null,
-      participantIds,
+      participantIds, contactIds: contacts.map((c) => c.id),
     });
     const notifications = await createNotifications(
       tx,
       participantIds.map((userId) => ({
-        companyId: ctx.company.id, userId, type: 'calendarInvite', title: input.isMeeting ? 'New meeting' : 'New event',
+        companyId: ctx.company.id, userId, type: 'calendarInvite', title: serverText(langs.get(userId) ?? 'en', input.isMeeting ? 'newMeeting' : 'newEvent'),
         subtitle: `${title} · ${ctx.user.name ?? ''}`.trim(), action: `/i/calendar?at=${input.start.toISOString()}`,
       })),
     );
@@ -183,6 +253,8 @@ export async function createEvent(ctx: CalendarContext, input: z.output<typeof c
   pushNotifications(ctx.realtime, notifications);
   tell(ctx, event.id, audience(event));
   if (event.conversationId) announceConversation(ctx.realtime, audience(event), event.conversationId);
+  await mailContacts(ctx, event, contacts, 'invited');
+  await mailMembers(ctx, event, participantIds);
   return { id: event.id, conversationId: event.conversationId };
 }
 
@@ -216,6 +288,8 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
 
   // The whole series, or a single event.
   const participantIds = input.participantIds && (await checkParticipants(ctx, input.participantIds));
+  const contacts = input.contactIds && (await checkContacts(ctx, input.contactIds));
+  const langs = await languagesOf(ctx, participantIds ?? []);
   let start = e.start;
   let end = e.end;
   if (input.start || input.end) {
@@ -242,6 +316,8 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
   const ruleChanged = rrule !== e.rrule;
 
   let conversationId: string | null = null;
+  let updatedRow: CalendarEvent = e;
+  let addedMembers: string[] = [];
   const notifications = await ctx.db.$transaction(async (tx) => {
     const updated = await tx.calendarEvent.update({
       where: { id: e.id },
@@ -256,10 +332,16 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
       },
       include: { exceptions: true },
     });
+    updatedRow = updated;
+    if (contacts) {
+      await tx.calendarContact.deleteMany({ where: { eventId: e.id, contactId: { notIn: contacts.map((c) => c.id) } } });
+      await tx.calendarContact.createMany({ data: contacts.map((c) => ({ eventId: e.id, contactId: c.id })), skipDuplicates: true });
+    }
     let added: string[] = [];
     if (participantIds) {
       const had = new Set(e.participants.filter((p) => !p.removed).map((p) => p.userId));
       added = participantIds.filter((id) => !had.has(id));
+      addedMembers = added;
       await tx.calendarParticipant.deleteMany({ where: { eventId: e.id, userId: { notIn: participantIds } } });
       for (const userId of participantIds) {
         await tx.calendarParticipant.upsert({ where: { eventId_userId: { eventId: e.id, userId } }, create: { eventId: e.id, userId }, update: { removed: false } });
@@ -279,7 +361,7 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
     return createNotifications(
       tx,
       added.map((userId) => ({
-        companyId: ctx.company.id, userId, type: 'calendarInvite', title: updated.isMeeting ? 'New meeting' : 'New event',
+        companyId: ctx.company.id, userId, type: 'calendarInvite', title: serverText(langs.get(userId) ?? 'en', updated.isMeeting ? 'newMeeting' : 'newEvent'),
         subtitle: updated.title, action: `/i/calendar?at=${start.toISOString()}`,
       })),
     );
@@ -288,6 +370,14 @@ export async function updateEvent(ctx: CalendarContext, input: z.output<typeof c
   const told = new Set([...before, ...(participantIds ?? []), ctx.user.id]);
   tell(ctx, e.id, told);
   if (conversationId) announceConversation(ctx.realtime, told, conversationId);
+  // Contacts: the new ones are invited, those kept get the change, those taken off its cancellation.
+  const had = await contactRows(ctx, e.contacts.map((c) => c.contactId));
+  const now = contacts ?? [...had.values()];
+  const nowIds = new Set(now.map((c) => c.id));
+  await mailContacts(ctx, updatedRow, now.filter((c) => !had.has(c.id)), 'invited');
+  await mailMembers(ctx, updatedRow, addedMembers);
+  await mailContacts(ctx, updatedRow, now.filter((c) => had.has(c.id)), 'updated');
+  await mailContacts(ctx, updatedRow, [...had.values()].filter((c) => !nowIds.has(c.id)), 'cancelled');
   return { id: e.id };
 }
 
@@ -296,8 +386,13 @@ export async function removeEvent(ctx: CalendarContext, input: z.output<typeof c
   const effect = deleteEffect(e.creatorId === ctx.user.id, !!e.rrule, input.scope);
   const before = audience(e);
   if (effect === 'removeSelf') {
-    await ctx.db.calendarParticipant.update({ where: { eventId_userId: { eventId: e.id, userId: ctx.user.id } }, data: { removed: true } });
+    // Out of the event is out of its chat too (keeping what was said until now, as a group's leaver does).
+    await ctx.db.$transaction(async (tx) => {
+      await tx.calendarParticipant.update({ where: { eventId_userId: { eventId: e.id, userId: ctx.user.id } }, data: { removed: true } });
+      if (e.conversationId) await leaveMeetingConversation(tx, e.conversationId, ctx.user.id);
+    });
     tell(ctx, e.id, [ctx.user.id]);
+    if (e.conversationId) announceConversation(ctx.realtime, before, e.conversationId);
     return { effect };
   }
   if (effect === 'cancelOccurrence') {
@@ -312,7 +407,15 @@ export async function removeEvent(ctx: CalendarContext, input: z.output<typeof c
       await tx.scheduledTask.deleteMany({ where: { eventId: e.id, occurrenceStart: key, firedAt: null } });
     });
   } else {
-    await ctx.db.$transaction([ctx.db.scheduledTask.deleteMany({ where: { eventId: e.id } }), ctx.db.calendarEvent.delete({ where: { id: e.id } })]);
+    // The meeting's chat is concluded (state 9999), as a finished conversation is: its history stays
+    // readable to those who took part, and it leaves the open lists.
+    await ctx.db.$transaction(async (tx) => {
+      await tx.scheduledTask.deleteMany({ where: { eventId: e.id } });
+      await tx.calendarEvent.delete({ where: { id: e.id } });
+      if (e.conversationId) await concludeMeetingConversation(tx, e.conversationId, ctx.clock.now());
+    });
+    if (e.conversationId) announceConversation(ctx.realtime, before, e.conversationId);
+    await mailContacts(ctx, e, [...(await contactRows(ctx, e.contacts.map((c) => c.contactId))).values()], 'cancelled');
   }
   tell(ctx, e.id, before);
   return { effect };

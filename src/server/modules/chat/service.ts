@@ -9,7 +9,7 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { Message } from '../../../generated/prisma/client';
 import type { ChatMessageEvent } from '../../../shared/chat-events';
-import { CONVERSATION_TYPE } from '../../../shared/constants';
+import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
 import { isServiceRequest } from '../../../shared/domain/conversations';
 import { groupTitle } from '../../../shared/domain/conversations';
 import { infoText, type InfoMessage } from '../../../shared/domain/info-messages';
@@ -152,6 +152,17 @@ export async function syncMeetingParticipants(tx: Prisma.TransactionClient, conv
       update: { removed: false, removedAtSeq: null },
     });
   }
+}
+
+/** Someone who takes himself out of a meeting leaves its chat, keeping what was said until now. */
+export async function leaveMeetingConversation(tx: Prisma.TransactionClient, conversationId: string, userId: string) {
+  const { lastSeq } = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { lastSeq: true } });
+  await tx.participant.updateMany({ where: { conversationId, userId, removed: false }, data: { removed: true, removedAtSeq: lastSeq } });
+}
+
+/** A deleted meeting's chat is concluded like a finished conversation (history kept, no longer open). */
+export async function concludeMeetingConversation(tx: Prisma.TransactionClient, conversationId: string, now: Date) {
+  await tx.conversation.updateMany({ where: { id: conversationId, state: { not: CONVERSATION_STATE.concluded } }, data: { state: CONVERSATION_STATE.concluded, concludedAt: now } });
 }
 
 export const announceConversation = (realtime: Realtime, userIds: Iterable<string>, conversationId: string) =>
