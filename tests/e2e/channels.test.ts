@@ -153,11 +153,7 @@ describe('Telegram', () => {
 });
 
 describe('Web Push', () => {
-  // Skipped: Chromium drops the push handed over by DevTools' deliverPushMessage about 1 run in 4
-  // under load (CI of 2026-11-26), with or without the app's code involved. The server's half is
-  // proven against a local push service (tests/api/channels-push.test.ts); this browser half needs
-  // a delivery path that does not go through DevTools before it comes back.
-  it.skip('the service worker shows a pushed notification with no app tab open', async () => {
+  it('the service worker shows a pushed notification with no app tab open', async () => {
     const c = await serviceCompany(server, sockets);
     const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
     const context = await browser.newContext({ locale: 'en-US' });
@@ -189,14 +185,27 @@ describe('Web Push', () => {
     const windows = () => worker.evaluate(async () => (await (self as unknown as { clients: { matchAll(o: object): Promise<unknown[]> } }).clients.matchAll({ type: 'window', includeUncontrolled: true })).length);
     await expect.poll(windows).toBe(0);
 
+    // What the worker hands the platform is recorded as it happens: headless Chromium lists a shown
+    // notification in getNotifications() only for a moment (gone later without a notificationclose
+    // event), so asking for it afterwards raced its disappearance (the "1 push in 4 dropped under
+    // load"): every push was dispatched and shown. The record forwards to the real call and keeps
+    // its outcome; the worker stays the same one while DevTools is attached.
+    await worker.evaluate(() => {
+      const g = self as unknown as { registration: ServiceWorkerRegistration; __shown: unknown[] };
+      g.__shown = [];
+      const show = g.registration.showNotification.bind(g.registration);
+      g.registration.showNotification = (title, options) =>
+        show(title, options).then(
+          () => void g.__shown.push({ title, body: options?.body, data: options?.data, tag: options?.tag }),
+          (err: Error) => void g.__shown.push({ error: err.message }),
+        );
+    });
     // What the push service would deliver (payload as modules/channels/push.ts writes it).
     const payload = { id: 'n1', title: 'New request in the queue', body: 'Vera · Fale Conosco', action: '/i/recent/queue/all' };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data: JSON.stringify(payload) });
-    // Asked once a second: a DevTools evaluation landing while the worker dispatches the push made
-    // Chromium drop the notification (1 run in 4 under load here; 8 of 8 passed asked once a second).
     await expect
-      .poll(() => worker.evaluate(async () => (await (self as unknown as { registration: ServiceWorkerRegistration }).registration.getNotifications()).map((n: Notification) => [n.title, n.body])), { interval: 1000 })
-      .toEqual([['New request in the queue', 'Vera · Fale Conosco']]);
+      .poll(() => worker.evaluate(() => (self as unknown as { __shown: unknown[] }).__shown))
+      .toEqual([{ title: 'New request in the queue', body: 'Vera · Fale Conosco', tag: 'n1', data: { action: '/i/recent/queue/all' } }]);
   });
 });
 
