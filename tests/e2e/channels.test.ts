@@ -131,6 +131,18 @@ describe('Telegram', () => {
     await admin.getByRole('button', { name: 'Save' }).click();
     await admin.getByRole('link', { name: '@atende_e2e_bot' }).waitFor();
     expect(await admin.getByLabel('Callback URL').inputValue()).toBe(tg.webhook!.url);
+    // This server has a PUBLIC_URL: the screen says the webhook is in use; choosing long polling
+    // removes the webhook at Telegram and the screen says so (no callback URL to show).
+    await admin.getByText("In use: webhook. Telegram delivers new messages to this server's address.").waitFor();
+    await admin.getByLabel('How messages arrive').selectOption('polling');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByText('In use: long polling. This server asks Telegram for new messages; no webhook is registered.').waitFor();
+    expect(tg.webhook).toBeNull();
+    expect(await admin.getByLabel('Callback URL').count()).toBe(0);
+    await admin.getByLabel('How messages arrive').selectOption('auto');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByText("In use: webhook. Telegram delivers new messages to this server's address.").waitFor();
+    expect(tg.webhook?.url).toBeTruthy();
 
     // Someone who is not an admin is told so, not shown the form.
     const biaSettings = await pageFor(bia, phone);
