@@ -3,12 +3,15 @@
  * to paste; a customer writes on WhatsApp (a local Cloud API server and signed webhooks); the
  * attendant takes the request and answers from the browser; the customer's statuses become the
  * message's ticks; a message WhatsApp refuses shows as not sent with the provider's reason.
- * The company's WhatsApp page shows the number, the wa.me link and a QR code.
+ * The company's WhatsApp page shows the number, the wa.me link and a QR code. Telegram's settings
+ * say whether the webhook or long polling is in use; the service worker shows a push with no tab
+ * open; the operator's global notification reaches an attendant's list.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
-import { serviceCompany, type ClientSocket, type Person } from '../helpers/service';
+import { createUser, signIn } from '../helpers/fixtures';
+import { personFor, serviceCompany, type ClientSocket, type Person } from '../helpers/service';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startTelegramServer } from '../helpers/telegram';
 import { deliverWhatsAppWebhook, startWhatsAppServer, waStatus, waTextMessage } from '../helpers/whatsapp';
@@ -29,7 +32,7 @@ beforeAll(async () => {
   wa = await startWhatsAppServer({ phoneNumberId: PHONE_ID, accessToken: TOKEN, displayNumber: '+55 11 91234-5678' });
   tg = await startTelegramServer({ botToken: BOT_TOKEN, username: 'atende_e2e_bot' });
   [server, browser] = await Promise.all([
-    startTestServer({ env: { WHATSAPP_API_ROOT: wa.root, TELEGRAM_API_ROOT: tg.root, CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '50', CHANNEL_MAX_ATTEMPTS: '3' } }),
+    startTestServer({ env: { OPERATOR_EMAILS: 'root@e2e.test', WHATSAPP_API_ROOT: wa.root, TELEGRAM_API_ROOT: tg.root, CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '50', CHANNEL_MAX_ATTEMPTS: '3' } }),
     launchBrowser(),
   ]);
 });
@@ -221,3 +224,22 @@ describe('Web Push', () => {
   });
 });
 
+describe('Global notifications', () => {
+  it("the operator's notification to everyone appears in an attendant's notifications", async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
+    const root = await createUser(server.db, { name: 'Root', email: 'root@e2e.test' });
+    const operator = await pageFor(personFor(server, root.id, await signIn(server.db, root.id), sockets));
+    await operator.goto(`${server.url}/i/recarga/operator`);
+    await operator.getByLabel('To').selectOption('all');
+    await operator.getByLabel('Title').fill('Maintenance tonight at 22:00');
+    await operator.getByLabel('Text').fill('About 10 minutes');
+    await operator.getByRole('button', { name: 'Send' }).click();
+    await operator.getByText(/^Sent to \d+ people\.$/).waitFor();
+
+    const page = await pageFor(bia);
+    await page.goto(`${server.url}/i/notifications`);
+    await page.getByText('Maintenance tonight at 22:00').waitFor();
+    await page.getByText('About 10 minutes').waitFor();
+  });
+});
