@@ -131,6 +131,8 @@ const envSchema = z
     VAPID_PRIVATE_KEY: optionalString,
     /** How often the channel outbox worker looks for due rows, in ms. */
     CHANNEL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    /** Telegram long polling (bots with no webhook): how long one getUpdates waits for an update, in seconds. */
+    TELEGRAM_POLL_TIMEOUT_S: z.coerce.number().int().min(1).max(50).default(25),
     /** How often each company's mailbox (e-mail integration) is read over IMAP, in ms. */
     MAIL_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(30_000),
 
@@ -207,7 +209,7 @@ export interface Config {
   translator: { url: string | undefined; key: string | undefined };
   linkShortener: { url: string | undefined; key: string | undefined; login: string | undefined };
   /** Channel providers and the outbox worker (modules/channels). */
-  channels: { whatsappApiRoot: string; telegramApiRoot: string; retryBaseMs: number; maxAttempts: number; pollMs: number; mailPollMs: number; vapid?: { publicKey: string; privateKey: string } };
+  channels: { whatsappApiRoot: string; telegramApiRoot: string; telegramPollTimeoutS: number; hasPublicUrl: boolean; retryBaseMs: number; maxAttempts: number; pollMs: number; mailPollMs: number; vapid?: { publicKey: string; privateKey: string } };
   /** Credits given to each newly registered company. */
   newCompanyBonus: number;
   /** Largest chat attachment, in bytes. */
@@ -303,6 +305,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     channels: {
       whatsappApiRoot: env.WHATSAPP_API_ROOT.replace(/\/+$/, ''),
       telegramApiRoot: env.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
+      telegramPollTimeoutS: env.TELEGRAM_POLL_TIMEOUT_S,
+      // No PUBLIC_URL: the default localhost address no provider can reach (Telegram then polls).
+      hasPublicUrl: !!env.PUBLIC_URL,
       retryBaseMs: env.CHANNEL_RETRY_BASE_MS,
       maxAttempts: env.CHANNEL_MAX_ATTEMPTS,
       pollMs: env.CHANNEL_POLL_MS,

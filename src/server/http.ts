@@ -1,3 +1,4 @@
+import { withAbsentPush } from './modules/channels/absent-push';
 import { randomUUID } from 'node:crypto';
 import { serveFeed } from './modules/calendar/feed';
 import fs from 'node:fs';
@@ -57,14 +58,14 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
   const metrics = createMetrics(new Set(Object.keys(appRouter._def.procedures)));
   const calls = new CallsHub(base);
   const callsDeps = (): CallsDeps => ({ ...base, realtime: calls.realtime, hub: calls });
-  const { io, realtime } = createRealtime(httpServer, {
+  const { io, realtime: socketRealtime } = createRealtime(httpServer, {
     db: base.db,
     logger: base.logger,
     clock: base.clock,
     onSocketCount: (n) => metrics.openSockets.set(n),
     // A doctor's presence is their switch AND an open tab (the spec's presence database): the
     // admins and the waiting patients learn when the last tab closes or the first one opens.
-    onUserSocket: (userId) => void doctorSocketChanged({ db: base.db, realtime }, userId).catch((err) => base.logger.warn({ err, userId }, 'doctor presence push failed')),
+    onUserSocket: (userId) => void doctorSocketChanged({ db: base.db, realtime: socketRealtime }, userId).catch((err) => base.logger.warn({ err, userId }, 'doctor presence push failed')),
     calls: callsDeps,
     adapter: opts.socketAdapter,
     limits: {
@@ -74,6 +75,9 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
     },
     allowedOrigins: base.config.http.allowedOrigins,
   });
+  // New messages and ringing calls also reach, by Web Push, recipients with no tab open (decided
+  // after the services' commits, in batches, off the send path: channels/absent-push.ts).
+  const realtime = withAbsentPush(socketRealtime, { db: base.db, logger: base.logger });
   calls.attach(realtime);
   const deps: AppDeps = { ...base, realtime, calls };
 
@@ -181,6 +185,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
     close: async () => {
       metrics.stop();
       await calls.close();
+      await realtime.stop();
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       // io.close() disconnects every socket and closes the HTTP server too.
       await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -3,12 +3,15 @@
  * to paste; a customer writes on WhatsApp (a local Cloud API server and signed webhooks); the
  * attendant takes the request and answers from the browser; the customer's statuses become the
  * message's ticks; a message WhatsApp refuses shows as not sent with the provider's reason.
- * The company's WhatsApp page shows the number, the wa.me link and a QR code.
+ * The company's WhatsApp page shows the number, the wa.me link and a QR code. Telegram's settings
+ * say whether the webhook or long polling is in use; the service worker shows a push with no tab
+ * open; the operator's global notification reaches an attendant's list.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
-import { serviceCompany, type ClientSocket, type Person } from '../helpers/service';
+import { createUser, signIn } from '../helpers/fixtures';
+import { personFor, serviceCompany, type ClientSocket, type Person } from '../helpers/service';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startTelegramServer } from '../helpers/telegram';
 import { deliverWhatsAppWebhook, startWhatsAppServer, waStatus, waTextMessage } from '../helpers/whatsapp';
@@ -29,7 +32,7 @@ beforeAll(async () => {
   wa = await startWhatsAppServer({ phoneNumberId: PHONE_ID, accessToken: TOKEN, displayNumber: '+55 11 91234-5678' });
   tg = await startTelegramServer({ botToken: BOT_TOKEN, username: 'atende_e2e_bot' });
   [server, browser] = await Promise.all([
-    startTestServer({ env: { WHATSAPP_API_ROOT: wa.root, TELEGRAM_API_ROOT: tg.root, CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '50', CHANNEL_MAX_ATTEMPTS: '3' } }),
+    startTestServer({ env: { OPERATOR_EMAILS: 'root@e2e.test', WHATSAPP_API_ROOT: wa.root, TELEGRAM_API_ROOT: tg.root, CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '50', CHANNEL_MAX_ATTEMPTS: '3' } }),
     launchBrowser(),
   ]);
 });
@@ -131,6 +134,18 @@ describe('Telegram', () => {
     await admin.getByRole('button', { name: 'Save' }).click();
     await admin.getByRole('link', { name: '@atende_e2e_bot' }).waitFor();
     expect(await admin.getByLabel('Callback URL').inputValue()).toBe(tg.webhook!.url);
+    // This server has a PUBLIC_URL: the screen says the webhook is in use; choosing long polling
+    // removes the webhook at Telegram and the screen says so (no callback URL to show).
+    await admin.getByText("In use: webhook. Telegram delivers new messages to this server's address.").waitFor();
+    await admin.getByLabel('How messages arrive').selectOption('polling');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByText('In use: long polling. This server asks Telegram for new messages; no webhook is registered.').waitFor();
+    expect(tg.webhook).toBeNull();
+    expect(await admin.getByLabel('Callback URL').count()).toBe(0);
+    await admin.getByLabel('How messages arrive').selectOption('auto');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByText("In use: webhook. Telegram delivers new messages to this server's address.").waitFor();
+    expect(tg.webhook?.url).toBeTruthy();
 
     // Someone who is not an admin is told so, not shown the form.
     const biaSettings = await pageFor(bia, phone);
@@ -153,11 +168,7 @@ describe('Telegram', () => {
 });
 
 describe('Web Push', () => {
-  // Skipped: Chromium drops the push handed over by DevTools' deliverPushMessage about 1 run in 4
-  // under load (CI of 2026-11-26), with or without the app's code involved. The server's half is
-  // proven against a local push service (tests/api/channels-push.test.ts); this browser half needs
-  // a delivery path that does not go through DevTools before it comes back.
-  it.skip('the service worker shows a pushed notification with no app tab open', async () => {
+  it('the service worker shows a pushed notification with no app tab open', async () => {
     const c = await serviceCompany(server, sockets);
     const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
     const context = await browser.newContext({ locale: 'en-US' });
@@ -189,14 +200,46 @@ describe('Web Push', () => {
     const windows = () => worker.evaluate(async () => (await (self as unknown as { clients: { matchAll(o: object): Promise<unknown[]> } }).clients.matchAll({ type: 'window', includeUncontrolled: true })).length);
     await expect.poll(windows).toBe(0);
 
+    // What the worker hands the platform is recorded as it happens: headless Chromium lists a shown
+    // notification in getNotifications() only for a moment (gone later without a notificationclose
+    // event), so asking for it afterwards raced its disappearance (the "1 push in 4 dropped under
+    // load"): every push was dispatched and shown. The record forwards to the real call and keeps
+    // its outcome; the worker stays the same one while DevTools is attached.
+    await worker.evaluate(() => {
+      const g = self as unknown as { registration: ServiceWorkerRegistration; __shown: unknown[] };
+      g.__shown = [];
+      const show = g.registration.showNotification.bind(g.registration);
+      g.registration.showNotification = (title, options) =>
+        show(title, options).then(
+          () => void g.__shown.push({ title, body: options?.body, data: options?.data, tag: options?.tag }),
+          (err: Error) => void g.__shown.push({ error: err.message }),
+        );
+    });
     // What the push service would deliver (payload as modules/channels/push.ts writes it).
     const payload = { id: 'n1', title: 'New request in the queue', body: 'Vera · Fale Conosco', action: '/i/recent/queue/all' };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data: JSON.stringify(payload) });
-    // Asked once a second: a DevTools evaluation landing while the worker dispatches the push made
-    // Chromium drop the notification (1 run in 4 under load here; 8 of 8 passed asked once a second).
     await expect
-      .poll(() => worker.evaluate(async () => (await (self as unknown as { registration: ServiceWorkerRegistration }).registration.getNotifications()).map((n: Notification) => [n.title, n.body])), { interval: 1000 })
-      .toEqual([['New request in the queue', 'Vera · Fale Conosco']]);
+      .poll(() => worker.evaluate(() => (self as unknown as { __shown: unknown[] }).__shown))
+      .toEqual([{ title: 'New request in the queue', body: 'Vera · Fale Conosco', tag: 'n1', data: { action: '/i/recent/queue/all' } }]);
   });
 });
 
+describe('Global notifications', () => {
+  it("the operator's notification to everyone appears in an attendant's notifications", async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Atendente', { groupIds: [c.group('member')] });
+    const root = await createUser(server.db, { name: 'Root', email: 'root@e2e.test' });
+    const operator = await pageFor(personFor(server, root.id, await signIn(server.db, root.id), sockets));
+    await operator.goto(`${server.url}/i/recarga/operator`);
+    await operator.getByLabel('To').selectOption('all');
+    await operator.getByLabel('Title').fill('Maintenance tonight at 22:00');
+    await operator.getByLabel('Text').fill('About 10 minutes');
+    await operator.getByRole('button', { name: 'Send' }).click();
+    await operator.getByText(/^Sent to \d+ people\.$/).waitFor();
+
+    const page = await pageFor(bia);
+    await page.goto(`${server.url}/i/notifications`);
+    await page.getByText('Maintenance tonight at 22:00').waitFor();
+    await page.getByText('About 10 minutes').waitFor();
+  });
+});

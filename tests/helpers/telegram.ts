@@ -1,7 +1,10 @@
 /**
  * A local server that speaks the Telegram Bot API as our adapter uses it (POST /bot<token>/
  * <method>, JSON, { ok, result } / { ok: false, error_code, description }), and Telegram's side
- * of the webhook: updates POSTed with X-Telegram-Bot-Api-Secret-Token.
+ * of the webhook: updates POSTed with X-Telegram-Bot-Api-Secret-Token. Long polling as Telegram
+ * does it: getUpdates answers 409 while a webhook is set; it holds the request up to `timeout`
+ * seconds until an update waits; its offset confirms (forgets) the updates below it; a second
+ * getUpdates while one is held ends the first with 409 (counted in `conflicts`).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +22,16 @@ export async function startTelegramServer(opts: { botToken: string; username?: s
   let down = false;
   /** Files users "sent": getFile gives file_path, downloaded from /file/bot<token>/<path>. */
   const files = new Map<string, Buffer>();
+  /** Updates waiting for getUpdates (long polling), and the request held until one arrives. */
+  let pending: Record<string, unknown>[] = [];
+  let held: { offset: number; answer: (updates: Record<string, unknown>[] | null) => void } | null = null;
+  let conflicts = 0;
+  const waiting = (offset: number) => pending.filter((u) => (u.update_id as number) >= offset).slice(0, 100);
+  const wake = () => {
+    if (!held) return;
+    const ready = waiting(held.offset);
+    if (ready.length) held.answer(ready);
+  };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -42,6 +55,34 @@ export async function startTelegramServer(opts: { botToken: string; username?: s
         return reply(200, { ok: true, result: { file_id: id, file_unique_id: id, file_size: files.get(id)!.length, file_path: `files/${id}` } });
       }
       if (method === 'getMe') return reply(200, { ok: true, result: { id: 1, is_bot: true, first_name: 'Bot', username: opts.username ?? 'atende_test_bot' } });
+      if (method === 'deleteWebhook') {
+        webhook = null;
+        return reply(200, { ok: true, result: true, description: 'Webhook was deleted' });
+      }
+      if (method === 'getUpdates') {
+        if (webhook) return reply(409, { ok: false, error_code: 409, description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first" });
+        const offset = Number(body.offset ?? 0);
+        if (offset > 0) pending = pending.filter((u) => (u.update_id as number) >= offset);
+        if (held) {
+          conflicts++;
+          held.answer(null);
+        }
+        const ready = waiting(offset);
+        if (ready.length || !Number(body.timeout)) return reply(200, { ok: true, result: ready });
+        const timer = setTimeout(() => me.answer([]), Number(body.timeout) * 1000);
+        const me = {
+          offset,
+          answer: (updates: Record<string, unknown>[] | null) => {
+            clearTimeout(timer);
+            if (held === me) held = null;
+            if (updates) reply(200, { ok: true, result: updates });
+            else reply(409, { ok: false, error_code: 409, description: 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running' });
+          },
+        };
+        held = me;
+        req.socket.once('close', () => held === me && (clearTimeout(timer), (held = null)));
+        return;
+      }
       if (method === 'setWebhook') {
         webhook = { url: String(body.url), secret: String(body.secret_token ?? '') };
         return reply(200, { ok: true, result: true, description: 'Webhook was set' });
@@ -86,6 +127,23 @@ export async function startTelegramServer(opts: { botToken: string; username?: s
       });
       return { status: res.status, updateId: update_id };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** getUpdates calls answered with 409 because another one was held (two pollers of one bot). */
+    get conflicts() {
+      return conflicts;
+    },
+    /** Telegram keeping an update for getUpdates; `updateId` serves one again (a repeat). */
+    queue(message: { chatId: number; firstName: string; text: string }, o: { updateId?: number } = {}) {
+      const update_id = o.updateId ?? ++updateId;
+      pending.push({
+        update_id,
+        message: { message_id: update_id, from: { id: message.chatId, is_bot: false, first_name: message.firstName }, chat: { id: message.chatId, type: 'private' }, date: 0, text: message.text },
+      });
+      wake();
+      return update_id;
+    },
+    close: () => {
+      held?.answer([]);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

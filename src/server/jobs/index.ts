@@ -11,6 +11,7 @@ import { emailOfflineParticipants, purgeOldNotifications } from '../modules/noti
 import { startQueueAlarm } from '../modules/service/alarm';
 import { startMailWatch } from '../modules/channels/mail-watch';
 import { startChannelWorker } from '../modules/channels/outbox';
+import { startTelegramPolling } from '../modules/channels/telegram-poll';
 
 type JobDeps = Pick<AppDeps, 'db' | 'clock' | 'logger' | 'realtime' | 'mailer' | 'config' | 'storage'>;
 
@@ -75,12 +76,15 @@ export function startJobs(deps: JobDeps): { stop(): Promise<void> } {
   const channelWorker = startChannelWorker(deps);
   // Every instance watches the mailboxes (IDLE, polling as fallback); each mail is recorded by its Message-ID before it is applied.
   const mailPoller = startMailWatch(deps);
+  // Bots with no webhook: every instance looks, one (the lease holder) polls each bot.
+  const telegramPolling = startTelegramPolling(deps);
   return {
     stop: async () => {
       queueAlarm.stop();
       await reminders.stop();
       await channelWorker.stop();
       await mailPoller.stop();
+      await telegramPolling.stop();
       for (const t of tasks) await t.stop();
     },
   };

@@ -33,6 +33,8 @@ export const saveTelegramInput = z.object({
   enabled: z.boolean().default(true),
   queueId,
   botToken: z.string().trim().regex(/^\d{1,20}:[\w-]{20,100}$/, 'Bot token: the one @BotFather gave, like 123456:ABC-DEF…').optional(),
+  /** How updates arrive: auto (long polling when the server has no PUBLIC_URL), webhook, polling. */
+  delivery: z.enum(['auto', 'webhook', 'polling']).default('auto'),
 });
 export const testMessageInput = z.object({
   ...inCompany,

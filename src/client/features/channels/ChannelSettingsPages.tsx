@@ -15,6 +15,9 @@ type Settings = {
   webhookUrl: string | null;
   verifyToken: string | null;
   queues: { id: string; name: string; active: boolean }[];
+  /** Telegram: the admin's choice, and how updates arrive with it on this server. */
+  delivery: 'auto' | 'webhook' | 'polling';
+  mode: 'webhook' | 'polling';
 };
 
 /** /i/settings/whatsapp: the company's WhatsApp Business Cloud API connection (plan flag whatsapp). */
@@ -85,11 +88,11 @@ function TelegramForm({ domain, settings }: { domain: string; settings: Settings
   const serverText = useServerText();
   const utils = trpc.useUtils();
   const save = trpc.channels.saveTelegram.useMutation();
-  const draft = useDraft({ enabled: settings.configured ? settings.enabled : true, queueId: settings.queueId ?? '', botToken: '' });
+  const draft = useDraft({ enabled: settings.configured ? settings.enabled : true, queueId: settings.queueId ?? '', botToken: '', delivery: settings.delivery });
   const v = draft.values;
   async function submit() {
     try {
-      const saved = await save.mutateAsync({ domain, enabled: v.enabled, queueId: v.queueId || null, botToken: v.botToken || undefined });
+      const saved = await save.mutateAsync({ domain, enabled: v.enabled, queueId: v.queueId || null, botToken: v.botToken || undefined, delivery: v.delivery });
       draft.commit({ ...v, botToken: '' });
       utils.channels.telegramSettings.setData({ domain }, saved);
       return true;
@@ -102,6 +105,15 @@ function TelegramForm({ domain, settings }: { domain: string; settings: Settings
       <p className="muted">
         <Trans>Create a bot with @BotFather and paste its token. Saving registers the webhook with Telegram.</Trans>
       </p>
+      {settings.configured && (
+        <p role="status">
+          {settings.mode === 'polling' ? (
+            <Trans>In use: long polling. This server asks Telegram for new messages; no webhook is registered.</Trans>
+          ) : (
+            <Trans>In use: webhook. Telegram delivers new messages to this server's address.</Trans>
+          )}
+        </p>
+      )}
       {settings.info.botUsername && (
         <p>
           <Trans>Connected bot:</Trans> <a href={`https://t.me/${settings.info.botUsername}`}>@{settings.info.botUsername}</a>
@@ -109,6 +121,16 @@ function TelegramForm({ domain, settings }: { domain: string; settings: Settings
       )}
       <Checkbox label={t`Receive and answer Telegram messages`} checked={v.enabled} onChange={(on) => draft.set('enabled', on)} />
       <SelectField label={t`Queue for new conversations`} value={v.queueId} options={queueOptions(settings, t`The first public queue`)} onChange={(e) => draft.set('queueId', e.target.value)} />
+      <SelectField
+        label={t`How messages arrive`}
+        value={v.delivery}
+        options={[
+          { value: 'auto', label: t`Automatic: webhook when this server has a public address, else long polling` },
+          { value: 'webhook', label: t`Webhook` },
+          { value: 'polling', label: t`Long polling` },
+        ]}
+        onChange={(e) => draft.set('delivery', e.target.value as Settings['delivery'])}
+      />
       <TextField
         label={t`Bot token`}
         type="password"
@@ -123,7 +145,7 @@ function TelegramForm({ domain, settings }: { domain: string; settings: Settings
 
 function Webhook({ kind, settings }: { kind: Kind; settings: Settings }) {
   const { t } = useLingui();
-  if (!settings.webhookUrl) return null;
+  if (!settings.webhookUrl || (kind === 'telegram' && settings.mode === 'polling')) return null;
   return (
     <Card title={t`Webhook`} headingLevel={2}>
       {kind === 'whatsapp' ? (

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { useServerMessage } from '../../guard/company';
 import { trpc } from '../../trpc';
+import { GlobalNotificationForm } from '../notifications/GlobalNotificationForm';
 import { PlansEditor } from './PlansEditor';
 import { RefundPayments } from './RefundPayments';
 import { Card, DataTable, FormError, LoadingSkeleton, PageHeader, RefusalState, SubmitButton, TextField, toast } from '../../ui';
@@ -26,6 +27,7 @@ export function OperatorPage() {
           <PlansEditor />
           <AdjustForm />
           <RefundPayments />
+          <GlobalNotificationForm />
           <AuditLog />
         </>
       )}

@@ -13,6 +13,8 @@ export interface Connection {
   credentials: Record<string, string>;
   info: Record<string, string>;
   webhookUrl: string;
+  /** Telegram: updates are read by long polling (no webhook). */
+  polling?: boolean;
 }
 
 export interface OutboundMessage {
@@ -63,4 +65,6 @@ export interface Channel {
   download(conn: Connection, media: InboundMedia, maxBytes: number): Promise<Buffer>;
   /** Verifies (signature, secret, handshake) and reads one webhook delivery. */
   webhook(conn: Connection, req: WebhookRequest): WebhookAnswer;
+  /** Long polling (Telegram's getUpdates): the updates from `offset` on, each with its events. */
+  poll?(conn: Connection, offset: number, timeoutS: number, signal: AbortSignal): Promise<{ id: number; events: InboundEvent[] }[]>;
 }

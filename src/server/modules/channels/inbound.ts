@@ -24,12 +24,17 @@ export async function handleWebhook(deps: Deps, kind: ChannelKind, key: string, 
   if (!setting || setting.channel !== kind) return { status: 404, body: 'Not found' };
   const answer = channelFor(deps.config, kind).webhook(connectionOf(deps.config, setting), req);
   if (!('events' in answer)) return answer;
-  for (const event of answer.events) {
+  await applyEvents(deps, setting, answer.events);
+  return { status: 200, body: 'OK' };
+}
+
+/** The one inbound path: a webhook delivery's events, or one update read by long polling. */
+export async function applyEvents(deps: Deps, setting: ChannelSetting, events: InboundEvent[]) {
+  for (const event of events) {
     if (event.type === 'message') await applyMessage(deps, setting, event);
     else await applyStatus(deps, setting, event);
   }
   deps.nudge?.();
-  return { status: 200, body: 'OK' };
 }
 
 /** The User that stands for this sender, made on their first message. */

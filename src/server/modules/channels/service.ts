@@ -9,7 +9,7 @@ import type { Company, Member, User } from '../../../generated/prisma/client';
 import { CHANNEL_MESSAGES as M, type saveTelegramInput, type saveWhatsAppInput, type testMessageInput } from '../../../shared/schemas/channels';
 import type { AppDeps } from '../../deps';
 import { ChannelSendError, type ChannelKind, type Connection } from './channel';
-import { channelFor, connectionOf, webhookUrl } from './connections';
+import { channelFor, connectionOf, telegramPolls, webhookUrl } from './connections';
 import { startToken } from './notify';
 import { openCredentials, sealCredentials } from './secrets';
 
@@ -26,10 +26,15 @@ async function checkQueue(ctx: Ctx, queueId: string | null) {
 export async function channelSettings(ctx: Ctx, kind: ChannelKind) {
   const s = await ctx.db.channelSetting.findUnique({ where: { companyId_channel: { companyId: ctx.company.id, channel: kind } } });
   const queues = await ctx.db.queue.findMany({ where: { companyId: ctx.company.id }, orderBy: { createdAt: 'asc' }, select: { id: true, name: true, active: true } });
-  if (!s) return { configured: false, enabled: false, queueId: null, info: {} as Record<string, string>, webhookUrl: null, verifyToken: null, queues };
+  // Telegram: how updates would arrive / arrive (the settings screen says which).
+  const delivery = (s?.delivery ?? 'auto') as 'auto' | 'webhook' | 'polling';
+  const mode: 'webhook' | 'polling' = telegramPolls(ctx.config, { channel: kind, delivery }) ? 'polling' : 'webhook';
+  if (!s) return { configured: false, enabled: false, queueId: null, info: {} as Record<string, string>, webhookUrl: null, verifyToken: null, queues, delivery, mode };
   const creds = openCredentials(ctx.config.appSecret!, s.credentials);
   return {
     configured: true,
+    delivery,
+    mode,
     enabled: s.enabled,
     queueId: s.queueId,
     info: s.info as Record<string, string>,
@@ -40,14 +45,15 @@ export async function channelSettings(ctx: Ctx, kind: ChannelKind) {
   };
 }
 
-async function save(ctx: Ctx, kind: ChannelKind, input: { enabled: boolean; queueId: string | null }, given: Record<string, string | undefined>, info: Record<string, string>, required: string[]) {
+async function save(ctx: Ctx, kind: ChannelKind, input: { enabled: boolean; queueId: string | null; delivery?: string }, given: Record<string, string | undefined>, info: Record<string, string>, required: string[]) {
   await checkQueue(ctx, input.queueId);
   const existing = await ctx.db.channelSetting.findUnique({ where: { companyId_channel: { companyId: ctx.company.id, channel: kind } } });
   const credentials = { ...(existing ? openCredentials(ctx.config.appSecret!, existing.credentials) : {}) };
   for (const [k, v] of Object.entries(given)) if (v) credentials[k] = v;
   if (required.some((k) => !credentials[k])) throw fail('BAD_REQUEST', M.credentialsRequired);
   const webhookKey = existing?.webhookKey ?? randomBytes(18).toString('base64url');
-  const conn: Connection = { credentials, info, webhookUrl: webhookUrl(ctx.config, kind, webhookKey) };
+  const delivery = input.delivery ?? existing?.delivery ?? 'auto';
+  const conn: Connection = { credentials, info, webhookUrl: webhookUrl(ctx.config, kind, webhookKey), polling: telegramPolls(ctx.config, { channel: kind, delivery }) };
   let learned: Record<string, string> = {};
   if (input.enabled) {
     try {
@@ -56,7 +62,7 @@ async function save(ctx: Ctx, kind: ChannelKind, input: { enabled: boolean; queu
       throw fail('BAD_REQUEST', `${M.refused}: ${err instanceof ChannelSendError ? err.message : 'no answer'}`);
     }
   }
-  const data = { enabled: input.enabled, queueId: input.queueId, credentials: sealCredentials(ctx.config.appSecret!, credentials), info: { ...info, ...learned } };
+  const data = { enabled: input.enabled, queueId: input.queueId, delivery, credentials: sealCredentials(ctx.config.appSecret!, credentials), info: { ...info, ...learned } };
   await ctx.db.channelSetting.upsert({
     where: { companyId_channel: { companyId: ctx.company.id, channel: kind } },
     create: { companyId: ctx.company.id, channel: kind, webhookKey, ...data },

@@ -8,14 +8,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { ChannelSendError, type Channel, type Connection, type InboundEvent, type InboundMedia, type OutboundMessage } from './channel';
 import { fetchBytes } from './whatsapp';
 
-async function call(root: string, conn: Connection, method: string, body: Record<string, unknown>) {
+async function call(root: string, conn: Connection, method: string, body: Record<string, unknown>, signal: AbortSignal = AbortSignal.timeout(15_000)) {
   let res: Response;
   try {
     res = await fetch(`${root}/bot${conn.credentials.botToken}/${method}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
+      signal,
     });
   } catch (err) {
     throw new ChannelSendError(`Telegram could not be reached: ${(err as Error).message}`, true);
@@ -70,6 +70,16 @@ function sameSecret(given: string | string[] | undefined, expected: string | und
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** One update in the module's words: the webhook and long polling read updates alike. */
+function eventsOf(update: TgUpdate): InboundEvent[] {
+  const m = update.message;
+  if (typeof update.update_id !== 'number' || !m?.chat) return [];
+  const name = [m.from?.first_name, m.from?.last_name].filter(Boolean).join(' ') || m.from?.username || String(m.chat.id);
+  const media = mediaOf(m);
+  const text = m.text ?? m.caption ?? '';
+  return text || media ? [{ type: 'message', externalId: String(update.update_id), from: String(m.chat.id), name, text, media }] : [];
+}
+
 export function telegramChannel(root: string): Channel {
   return {
     kind: 'telegram',
@@ -87,8 +97,17 @@ export function telegramChannel(root: string): Channel {
     },
     async connect(conn) {
       const me = (await call(root, conn, 'getMe', {})) as { username?: string };
-      await call(root, conn, 'setWebhook', { url: conn.webhookUrl, secret_token: conn.credentials.webhookSecret, allowed_updates: ['message'] });
+      // getUpdates answers 409 while a webhook is set: polling removes it (keeping what waits).
+      if (conn.polling) await call(root, conn, 'deleteWebhook', { drop_pending_updates: false });
+      else await call(root, conn, 'setWebhook', { url: conn.webhookUrl, secret_token: conn.credentials.webhookSecret, allowed_updates: ['message'] });
       return { botUsername: me?.username ?? '' };
+    },
+    async poll(conn, offset, timeoutS, signal) {
+      // Telegram holds the request up to timeoutS seconds until an update arrives; the offset
+      // confirms (and makes Telegram forget) every update below it.
+      const wait = AbortSignal.any([signal, AbortSignal.timeout((timeoutS + 15) * 1000)]);
+      const updates = (await call(root, conn, 'getUpdates', { offset, timeout: timeoutS, allowed_updates: ['message'] }, wait)) as TgUpdate[];
+      return (Array.isArray(updates) ? updates : []).filter((u) => typeof u.update_id === 'number').map((u) => ({ id: u.update_id!, events: eventsOf(u) }));
     },
     webhook(conn, req) {
       if (req.method !== 'POST') return { status: 405 };
@@ -99,15 +118,7 @@ export function telegramChannel(root: string): Channel {
       } catch {
         return { status: 400, body: 'Invalid JSON' };
       }
-      const m = update.message;
-      const events: InboundEvent[] = [];
-      if (typeof update.update_id === 'number' && m?.chat) {
-        const name = [m.from?.first_name, m.from?.last_name].filter(Boolean).join(' ') || m.from?.username || String(m.chat.id);
-        const media = mediaOf(m);
-        const text = m.text ?? m.caption ?? '';
-        if (text || media) events.push({ type: 'message', externalId: String(update.update_id), from: String(m.chat.id), name, text, media });
-      }
-      return { status: 200, events };
+      return { status: 200, events: eventsOf(update) };
     },
   };
 }

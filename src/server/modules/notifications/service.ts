@@ -10,6 +10,7 @@ import { unreadMessagesMail } from '../../mail/templates';
 import type { Realtime } from '../../realtime';
 import { relayNotificationsToTelegram } from '../channels/notify';
 import { relayNotificationsToPush } from '../channels/push';
+import { audiencesOf, globalsFor } from './global';
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -29,8 +30,6 @@ export interface NewNotification {
   adminOnly?: boolean;
   /** Relayed to Web Push and Telegram even when the person's settings would hold it back. */
   forcePush?: boolean;
-  /** Spec field kept on the row; nothing sends company-wide-for-everyone notifications yet. */
-  isGlobal?: boolean;
 }
 
 /**
@@ -108,17 +107,24 @@ export async function activeMemberUserIds(db: Reader, companyId: string, userIds
 
 const PAGE = 50;
 
-/** Newest first, in pages; with the unread count for the badge. */
+/**
+ * Newest first, in pages; with the unread count for the badge. The person's own notifications and
+ * the operator's global ones for their audience (read marks of those in NotificationRead).
+ */
 export async function listNotifications(db: Db, userId: string, opts: { before?: Date; unreadOnly?: boolean }) {
-  const where: Prisma.NotificationWhereInput = { userId, ...(opts.unreadOnly && { read: false }) };
-  const [rows, unread] = await Promise.all([
+  const audiences = await audiencesOf(db, userId);
+  const unreadGlobal: Prisma.NotificationWhereInput = { ...globalsFor(audiences), reads: { none: { userId } } };
+  const own: Prisma.NotificationWhereInput = { userId, isGlobal: false, ...(opts.unreadOnly && { read: false }) };
+  const where: Prisma.NotificationWhereInput = { OR: [own, ...(audiences.length ? [opts.unreadOnly ? unreadGlobal : globalsFor(audiences)] : [])] };
+  const [rows, unreadOwn, unreadGlobals] = await Promise.all([
     db.notification.findMany({
       where: { ...where, ...(opts.before && { createdAt: { lt: opts.before } }) },
       orderBy: { createdAt: 'desc' },
       take: PAGE + 1,
-      include: { company: { select: { domain: true, name: true } } },
+      include: { company: { select: { domain: true, name: true } }, reads: { where: { userId }, select: { userId: true } } },
     }),
-    db.notification.count({ where: { userId, read: false } }),
+    db.notification.count({ where: { userId, isGlobal: false, read: false } }),
+    audiences.length ? db.notification.count({ where: unreadGlobal }) : Promise.resolve(0),
   ]);
   const items = rows.slice(0, PAGE).map((n) => ({
     id: n.id,
@@ -126,26 +132,33 @@ export async function listNotifications(db: Db, userId: string, opts: { before?:
     title: n.title,
     subtitle: n.subtitle,
     action: n.action,
-    read: n.read,
+    read: n.isGlobal ? n.reads.length > 0 : n.read,
     adminOnly: n.adminOnly,
+    isGlobal: n.isGlobal,
     createdAt: n.createdAt,
     company: n.company,
   }));
-  return { items, unread, hasMore: rows.length > PAGE };
+  return { items, unread: unreadOwn + unreadGlobals, hasMore: rows.length > PAGE };
 }
 
 /** Marks some (ids) or all of the user's notifications read (lida); the user's other tabs follow. */
 export async function markNotificationsRead(deps: { db: Db; realtime: Realtime }, userId: string, ids: string[] | 'all') {
   const { count } = await deps.db.notification.updateMany({
-    where: { userId, read: false, ...(ids !== 'all' && { id: { in: ids } }) },
+    where: { userId, isGlobal: false, read: false, ...(ids !== 'all' && { id: { in: ids } }) },
     data: { read: true },
   });
-  if (ids !== 'all' && count === 0 && ids.length > 0) {
-    const mine = await deps.db.notification.count({ where: { userId, id: { in: ids } } });
+  const audiences = await audiencesOf(deps.db, userId);
+  const globals = audiences.length
+    ? await deps.db.notification.findMany({ where: { ...globalsFor(audiences), reads: { none: { userId } }, ...(ids !== 'all' && { id: { in: ids } }) }, select: { id: true } })
+    : [];
+  if (globals.length) await deps.db.notificationRead.createMany({ data: globals.map((g) => ({ notificationId: g.id, userId })), skipDuplicates: true });
+  const marked = count + globals.length;
+  if (ids !== 'all' && marked === 0 && ids.length > 0) {
+    const mine = await deps.db.notification.count({ where: { id: { in: ids }, OR: [{ userId, isGlobal: false }, ...(audiences.length ? [globalsFor(audiences)] : [])] } });
     if (mine === 0) throw new TRPCError({ code: 'NOT_FOUND', message: 'Notification not found' });
   }
   deps.realtime.toUser(userId, 'notification:read', { ids });
-  return { marked: count };
+  return { marked };
 }
 
 /** Spec: notifications older than 7 days are deleted (a cron job; idempotent on every instance). */
