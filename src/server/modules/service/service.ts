@@ -13,6 +13,8 @@ import { canSeeRequest, profileAllowsQueue, queuedRequest, type QueueViewer } fr
 import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type ServiceRole, type TransitionRefusal } from '../../../shared/domain/service-states';
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, type transferInput } from '../../../shared/schemas/service';
+import type { Logger } from '../../logger';
+import { WRITE_TX } from '../chat/context';
 import { appendMessage } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
@@ -24,6 +26,8 @@ export interface ServiceContext extends ServiceDeps {
   company: Company;
   member: Member;
   user: User;
+  /** The request's logger (tRPC context). */
+  log: Logger;
 }
 
 /** Spec 6: while the plan is blocked or the company deactivated, only admins serve the queue. */
@@ -153,9 +157,23 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   const c = { id: conversationId, companyId: ctx.company.id, queueId: claim.won.queueId };
   // Its own transaction, right after the claim: a process dying in between leaves the request
   // taken, with its responsible, without this line (docs/decisions.md, "The take: one statement").
-  const appended = await ctx.db.$transaction((tx) => appendInfo(tx, ctx.company.domain, c.id, { info: 'taken', params: { name: ctx.user.name } }, now));
+  // The request is theirs from here on: a failure to post the line must not answer the winner
+  // with an error (they would think they lost what they hold). A transaction that could not
+  // start (P2028: no pooled connection in time, nothing was written) is tried again; anything
+  // else is logged.
+  let appended = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      appended = await ctx.db.$transaction((tx) => appendInfo(tx, ctx.company.domain, c.id, { info: 'taken', params: { name: ctx.user.name } }, now), WRITE_TX);
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2028' && attempt < 3) continue;
+      ctx.log.error({ err, conversationId: c.id }, 'take: the "taken" info message was not posted');
+      break;
+    }
+  }
   emitAll(ctx.realtime, [appended]);
-  await pushTaken(ctx, c, ctx.company.domain);
+  await pushTaken(ctx, c, ctx.company.domain).catch((err: unknown) => ctx.log.error({ err, conversationId: c.id }, 'take: pushes failed'));
   return { conversationId: c.id };
 }
 
