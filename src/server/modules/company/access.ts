@@ -1,4 +1,5 @@
 import { Prisma, type Db } from '../../db/client';
+import { batched, perDb } from '../../db/batch';
 import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Company, Member, User } from '../../../generated/prisma/client';
 import { mayAct, type AccessRefusal, type AccessRoute } from '../../../shared/domain/membership';
@@ -13,16 +14,33 @@ export type CompanyRef = { domain: string } | { companyId: string };
  * Nothing is cached: a member blocked, removed or made admin a moment ago is read as they are now.
  * null when no such company exists.
  */
+const accessRow = perDb((db: Db) =>
+  batched(
+    async (keys: { domain: string; userId: string }[]) => {
+      const rows = await db.$queryRaw<Record<string, unknown>[]>`
+        SELECT k."i"::int AS "_i", ${ACCESS_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"
+        FROM unnest(${keys.map((k) => k.domain)}::text[], ${keys.map((k) => k.userId)}::uuid[]) WITH ORDINALITY AS k("domain", "userId", "i")
+        JOIN "Company" c ON c."domain" = k."domain" LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = k."userId"`;
+      return new Map(rows.map((r) => [accessKey(keys[(r._i as number) - 1]!), r]));
+    },
+    (k) => accessKey(k),
+  ),
+);
+const accessKey = (k: { domain: string; userId: string }) => `${k.userId} ${k.domain}`;
+
 export async function companyAccess(
   db: Db,
   ref: string | CompanyRef,
   userId: string,
 ): Promise<{ company: Company; member: Member | null; verifyEmail: boolean } | null> {
-  const where = typeof ref === 'string' ? Prisma.sql`c."domain" = ${ref}` : 'domain' in ref ? Prisma.sql`c."domain" = ${ref.domain}` : Prisma.sql`c."id" = ${ref.companyId}::uuid`;
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
+  const domain = typeof ref === 'string' ? ref : 'domain' in ref ? ref.domain : null;
+  // By domain (every member-level call): gathered with the calls arriving together (db/batch.ts).
+  const [row] = domain !== null
+    ? [await accessRow(db, { domain, userId })]
+    : await db.$queryRaw<Record<string, unknown>[]>`
     SELECT ${ACCESS_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"
     FROM "Company" c LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = ${userId}::uuid
-    WHERE ${where}`;
+    WHERE c."id" = ${(ref as { companyId: string }).companyId}::uuid`;
   const company = row && unprefix<Company>(row, Prisma.CompanyScalarFieldEnum, 'c_');
   if (!company) return null;
   return { company, member: unprefix<Member>(row, Prisma.MemberScalarFieldEnum, 'm_'), verifyEmail: row.verifyEmail === true };

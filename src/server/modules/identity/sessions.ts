@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parse as parseCookies } from 'cookie';
 import { Prisma, type Db } from '../../db/client';
+import { batched, perDb } from '../../db/batch';
 import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Session, User } from '../../../generated/prisma/client';
 
@@ -55,10 +56,18 @@ const SESSION_USER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFi
  * Every request pays this, so it is one raw join (an ORM call with an include costs ~3x the CPU
  * in Prisma's query compiler); nothing is cached, so an ended session is refused at once.
  */
+/** Session + user rows by token hash; requests arriving together are read in one statement (db/batch.ts). */
+const sessionRow = perDb((db: Db) =>
+  batched(async (ids: string[]) => {
+    const rows = await db.$queryRaw<Record<string, unknown>[]>`
+      SELECT ${SESSION_USER_COLUMNS} FROM "Session" s JOIN "User" u ON u."id" = s."userId" WHERE s."id" = ANY(${ids}::text[])`;
+    return new Map(rows.map((r) => [r.s_id as string, r]));
+  }, (id: string) => id),
+);
+
 export async function resolveSession(db: Db, token: string, at: Date): Promise<{ session: Session; user: User } | null> {
   if (token.length > 128) return null;
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
-    SELECT ${SESSION_USER_COLUMNS} FROM "Session" s JOIN "User" u ON u."id" = s."userId" WHERE s."id" = ${hashToken(token)}`;
+  const row = await sessionRow(db, hashToken(token));
   const session = row && unprefix<Session>(row, Prisma.SessionScalarFieldEnum, 's_');
   const user = row && unprefix<User>(row, Prisma.UserScalarFieldEnum, 'u_');
   if (!session || !user) return null;

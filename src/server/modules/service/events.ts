@@ -87,14 +87,47 @@ export async function pushPositions(deps: PushDeps, companyId: string, queueId: 
     ORDER BY "queuedAt" ASC, "id" ASC`;
   if (waiting.length === 0) return;
   // Pushed with the place so the visitor's estimate follows the queue too (a take is a new sample).
-  const estimatedWaitMinutes = await estimatedWait(deps.db, companyId, deps.clock?.now() ?? new Date());
+  emitPositions(deps.realtime, waiting, await estimatedWait(deps.db, companyId, deps.clock?.now() ?? new Date()));
+}
+
+type Waiting = { id: string; creatorId: string | null; queueUserId: string | null };
+
+/** Each waiting customer's place in their line (oldest first); a request aimed at one attendant waits in that attendant's own line. */
+function emitPositions(realtime: Realtime, waiting: Waiting[], estimatedWaitMinutes: number | null) {
   const seen = new Map<string, number>();
   for (const c of waiting) {
     const line = c.queueUserId ?? '';
     const position = (seen.get(line) ?? 0) + 1;
     seen.set(line, position);
-    if (c.creatorId) deps.realtime.toUser(c.creatorId, 'service:position', { conversationId: c.id, position, estimatedWaitMinutes });
+    if (c.creatorId) realtime.toUser(c.creatorId, 'service:position', { conversationId: c.id, position, estimatedWaitMinutes });
   }
+}
+
+/**
+ * After a take has committed, what pushQueueRemoved, pushPositions and pushConversationUpdated
+ * tell, in that order, read in ONE statement (bench/queue-take: each statement a take makes waits
+ * for one of the pool's connections behind the other attendants racing). The wait samples are read
+ * only when someone still waits, as pushPositions does.
+ */
+export async function pushTaken(deps: PushDeps, c: Pick<Conversation, 'id' | 'companyId' | 'queueId'>, domain: string) {
+  const since = new Date((deps.clock?.now() ?? new Date()).getTime() - WAIT_SAMPLE_DAYS * 86_400_000);
+  const [row] = await deps.db.$queryRaw<{ members: string[]; present: string[]; waiting: Waiting[] | null; waits: number[] | null }[]>`
+    WITH waiting AS (
+      SELECT "id", "creatorId", "queueUserId", "queuedAt" FROM "Conversation"
+      WHERE "companyId" = ${c.companyId}::uuid AND ${c.queueId ? Prisma.sql`"queueId" = ${c.queueId}::uuid` : Prisma.sql`"queueId" IS NULL`} AND "inQueue"
+    )
+    SELECT
+      ARRAY(SELECT "userId"::text FROM "Member" WHERE "companyId" = ${c.companyId}::uuid AND "inviteAccepted" AND NOT "blocked" AND NOT "removed") AS "members",
+      ARRAY(SELECT "userId"::text FROM "Participant" WHERE "conversationId" = ${c.id}::uuid AND NOT "removed") AS "present",
+      (SELECT json_agg(json_build_object('id', "id", 'creatorId', "creatorId", 'queueUserId', "queueUserId") ORDER BY "queuedAt" ASC, "id" ASC) FROM waiting) AS "waiting",
+      CASE WHEN EXISTS (SELECT 1 FROM waiting) THEN ARRAY(
+        SELECT (extract(epoch FROM "takenAt" - "queuedAt") * 1000)::float8 FROM "Conversation"
+        WHERE "companyId" = ${c.companyId}::uuid AND "takenAt" >= ${since} AND "queuedAt" IS NOT NULL
+        ORDER BY "takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
+      ) END AS "waits"`;
+  deps.realtime.toUsers(row!.members, 'queue:removed', { domain, conversationId: c.id });
+  if (row!.waiting?.length) emitPositions(deps.realtime, row!.waiting, estimateWaitMinutes(row!.waits ?? []));
+  deps.realtime.toUsers(new Set(row!.present), 'conversation:updated', { conversationId: c.id });
 }
 
 /** Who is in the conversation hears that it changed (state, responsible, participants). */

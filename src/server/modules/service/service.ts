@@ -13,17 +13,21 @@ import { canSeeRequest, profileAllowsQueue, queuedRequest, type QueueViewer } fr
 import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type ServiceRole, type TransitionRefusal } from '../../../shared/domain/service-states';
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, type transferInput } from '../../../shared/schemas/service';
+import type { Logger } from '../../logger';
+import { WRITE_TX } from '../chat/context';
 import { appendMessage } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
-import { pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, toQueueRequest } from './events';
-import { afterLeavingQueue, appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, isConsultation, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
+import { pushConversationUpdated, pushPositions, pushQueueAdded, pushTaken, queuePosition, queueViewers, toQueueRequest } from './events';
+import { appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, isConsultation, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
 export interface ServiceContext extends ServiceDeps {
   company: Company;
   member: Member;
   user: User;
+  /** The request's logger (tRPC context). */
+  log: Logger;
 }
 
 /** Spec 6: while the plan is blocked or the company deactivated, only admins serve the queue. */
@@ -123,47 +127,102 @@ export async function countQueue(ctx: ServiceContext) {
 }
 
 /**
- * Takes a request (spec 4) in ONE transaction: naFila false, atendido (who and when), responsible,
- * state 1. The conditional update is the referee: of attendants taking the same request at once,
- * exactly one changes the row; the others get 'Solicitação já foi atendida'.
+ * Takes a request (spec 4): naFila false, atendido (who and when), responsible, state 1. ONE
+ * statement is the referee and does the checks with the claim: of attendants taking the same
+ * request at once, exactly one changes the row (and becomes its one responsible participant in
+ * that same statement); the others get 'Solicitação já foi atendida'. A loser, or someone who may
+ * not take it, costs that one statement: the reason is told apart from what it read (see
+ * claimRequest). The winner then posts the "taken" info message and tells everyone.
  */
 export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   assertMayWork(ctx);
-  // Raw statements on this path: 100 attendants racing for a queue made each ORM call's CPU (its
-  // query compiler) the bottleneck (bench/queue-take). The two reads are independent.
-  const [[c], viewer] = await Promise.all([
-    ctx.db.$queryRaw<Conversation[]>`SELECT * FROM "Conversation" WHERE "id" = ${conversationId}::uuid AND "companyId" = ${ctx.company.id}::uuid`,
-    myViewer(ctx),
-  ]);
-  // A request this attendant cannot see does not exist for them.
-  if (!c || !visibleRequest(viewer, c)) throw fail('NOT_FOUND', M.requestNotFound);
-  if (!c.inQueue) throw fail('CONFLICT', M.alreadyTaken);
-  // Contact Us arrives as a ticket: serving those is a profile permission (src/server/modules/governed.ts).
-  if (c.type === CONVERSATION_TYPE.ticket) await requirePermission(ctx, 'serveContactUs');
-  const to = allowed(ctx, c, 'take');
   const now = ctx.clock.now();
-  const appended = await ctx.db.$transaction(async (tx) => {
-    // The referee: of all the attendants racing, only one finds the request still in the queue.
-    const claimed = await tx.$executeRaw`
-      UPDATE "Conversation" SET "inQueue" = false, "state" = ${to}, "takenById" = ${ctx.user.id}::uuid, "takenAt" = ${now},
-        "responsibleId" = ${ctx.user.id}::uuid, "queueUserId" = NULL, "updatedAt" = ${now}
-      WHERE "id" = ${c.id}::uuid AND "companyId" = ${ctx.company.id}::uuid AND "inQueue"`;
-    if (claimed === 0) throw fail('CONFLICT', M.alreadyTaken);
-    // The taker becomes the one responsible participant (joining if they were not in it).
-    await tx.$executeRaw`
-      WITH cleared AS (
-        UPDATE "Participant" SET "responsible" = false
-        WHERE "conversationId" = ${c.id}::uuid AND "responsible" AND "userId" <> ${ctx.user.id}::uuid
-      )
-      INSERT INTO "Participant" ("id", "conversationId", "userId", "responsible", "joinedAt")
-      VALUES (${randomUUID()}::uuid, ${c.id}::uuid, ${ctx.user.id}::uuid, true, ${now})
-      ON CONFLICT ("conversationId", "userId") DO UPDATE SET "responsible" = true, "removed" = false`;
-    return appendInfo(tx, ctx.company.domain, c.id, { info: 'taken', params: { name: ctx.user.name } }, now);
-  });
+  // Admins may serve Contact Us tickets whatever their profile says; others are asked only when
+  // the claim found a ticket it would otherwise have taken.
+  let claim = await claimRequest(ctx, conversationId, ctx.member.isAdmin, now);
+  if (!claim.won) {
+    const c = claim.conversation;
+    // A request this attendant cannot see does not exist for them.
+    if (!c || !visibleRequest(claim.viewer, c)) throw fail('NOT_FOUND', M.requestNotFound);
+    if (!c.inQueue) throw fail('CONFLICT', M.alreadyTaken);
+    // Contact Us arrives as a ticket: serving those is a profile permission (src/server/modules/governed.ts).
+    if (c.type === CONVERSATION_TYPE.ticket && !ctx.member.isAdmin) {
+      await requirePermission(ctx, 'serveContactUs');
+      allowed(ctx, c, 'take');
+      claim = await claimRequest(ctx, conversationId, true, now);
+    } else allowed(ctx, c, 'take');
+    // Seen in the queue, claimed by someone else between that read and the update.
+    if (!claim.won) throw fail('CONFLICT', M.alreadyTaken);
+  }
+  const c = { id: conversationId, companyId: ctx.company.id, queueId: claim.won.queueId };
+  // Its own transaction, right after the claim: a process dying in between leaves the request
+  // taken, with its responsible, without this line (docs/decisions.md, "The take: one statement").
+  // The request is theirs from here on: a failure to post the line must not answer the winner
+  // with an error (they would think they lost what they hold). A transaction that could not
+  // start (P2028: no pooled connection in time, nothing was written) is tried again; anything
+  // else is logged.
+  let appended = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      appended = await ctx.db.$transaction((tx) => appendInfo(tx, ctx.company.domain, c.id, { info: 'taken', params: { name: ctx.user.name } }, now), WRITE_TX);
+      break;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2028' && attempt < 3) continue;
+      ctx.log.error({ err, conversationId: c.id }, 'take: the "taken" info message was not posted');
+      break;
+    }
+  }
   emitAll(ctx.realtime, [appended]);
-  await afterLeavingQueue(ctx, c, ctx.company.domain);
-  await pushConversationUpdated(ctx, c.id);
+  await pushTaken(ctx, c, ctx.company.domain).catch((err: unknown) => ctx.log.error({ err, conversationId: c.id }, 'take: pushes failed'));
   return { conversationId: c.id };
+}
+
+/**
+ * The claim, with every check a take needs, as one statement: the request of this company, in the
+ * queue, in a state 'take' moves from (SERVICE_TRANSITIONS), a service request this attendant sees
+ * (canSeeRequest, in SQL: their groups and their profile's queues are read in the same statement),
+ * and a Contact Us ticket only when `ticketsAllowed`. The winner also becomes the one responsible
+ * participant there. `won`: the claimed request's queue, or null. Whatever the outcome it also
+ * returns the conversation as the statement's snapshot saw it (null when the company has none with
+ * that id) and the attendant as the queue rule reads them, so a refusal is told apart in JS, by the
+ * same functions the queue screen uses, without another statement. (A winner is not judged by that
+ * snapshot: a transfer committed just before may have moved the request the update then took.)
+ */
+async function claimRequest(ctx: ServiceContext, conversationId: string, ticketsAllowed: boolean, now: Date) {
+  const me = ctx.user.id;
+  const [row] = await ctx.db.$queryRaw<(Conversation & { _won: { queueId: string | null } | null; _groupIds: string[]; _queueIds: string[] })[]>`
+    WITH viewer AS (
+      SELECT ARRAY(SELECT "groupId" FROM "GroupMember" WHERE "memberId" = ${ctx.member.id}::uuid) AS "groupIds",
+        COALESCE((SELECT CASE WHEN jsonb_typeof("queueIds") = 'array' THEN ARRAY(SELECT jsonb_array_elements_text("queueIds")) END
+          FROM "Profile" WHERE "companyId" = ${ctx.company.id}::uuid AND "code" = ${ctx.member.profile}), '{}'::text[]) AS "queueIds"
+    ), claimed AS (
+      UPDATE "Conversation" c SET "inQueue" = false, "state" = ${SERVICE_TRANSITIONS.take.to}, "takenById" = ${me}::uuid, "takenAt" = ${now},
+        "responsibleId" = ${me}::uuid, "queueUserId" = NULL, "updatedAt" = ${now}
+      FROM viewer v
+      WHERE c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid AND c."inQueue"
+        AND c."state" = ANY(${[...SERVICE_TRANSITIONS.take.from]}::int[])
+        AND (c."type" = ${CONVERSATION_TYPE.ticket} OR (c."type" = ${CONVERSATION_TYPE.single} AND c."queuedAt" IS NOT NULL))
+        AND (${ticketsAllowed} OR c."type" <> ${CONVERSATION_TYPE.ticket})
+        AND CASE WHEN c."queueUserId" IS NOT NULL THEN c."queueUserId" = ${me}::uuid
+          ELSE (cardinality(v."queueIds") = 0 OR c."queueId"::text = ANY(v."queueIds"))
+            AND (cardinality(c."queueGroupIds") = 0 OR c."queueGroupIds" && v."groupIds") END
+      RETURNING c."id", c."queueId"
+    ), cleared AS (
+      UPDATE "Participant" SET "responsible" = false
+      WHERE "conversationId" IN (SELECT "id" FROM claimed) AND "responsible" AND "userId" <> ${me}::uuid
+    ), joined AS (
+      INSERT INTO "Participant" ("id", "conversationId", "userId", "responsible", "joinedAt")
+      SELECT ${randomUUID()}::uuid, "id", ${me}::uuid, true, ${now} FROM claimed
+      ON CONFLICT ("conversationId", "userId") DO UPDATE SET "responsible" = true, "removed" = false
+    )
+    SELECT (SELECT json_build_object('queueId', "queueId") FROM claimed) AS "_won", v."groupIds"::text[] AS "_groupIds", v."queueIds" AS "_queueIds", c.*
+    FROM viewer v LEFT JOIN "Conversation" c ON c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`;
+  const { _won, _groupIds, _queueIds, ...conversation } = row!;
+  return {
+    won: _won,
+    conversation: conversation.id ? (conversation as Conversation) : null,
+    viewer: { userId: me, groupIds: _groupIds, queueIds: _queueIds } satisfies QueueViewer,
+  };
 }
 
 // ---- serving ----------------------------------------------------------------------------------
