@@ -35,6 +35,10 @@ const en = {
   apptCancelledByCustomer: 'Appointment cancelled by the customer',
   apptMovedByCustomer: 'Appointment moved by the customer',
   apptWaiting: 'Your appointment is waiting',
+  incomingCall: 'Incoming call',
+  incomingVideoCall: 'Incoming video call',
+  callingYou: '{name} is calling you',
+  newMessage: 'New message',
 };
 type Key = keyof typeof en;
 
@@ -65,6 +69,10 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     apptCancelledByCustomer: 'Agendamento cancelado pelo cliente',
     apptMovedByCustomer: 'Agendamento remarcado pelo cliente',
     apptWaiting: 'Seu agendamento está esperando',
+    incomingCall: 'Chamada recebida',
+    incomingVideoCall: 'Chamada de vídeo recebida',
+    callingYou: '{name} está chamando você',
+    newMessage: 'Nova mensagem',
   },
   es: {
     hello: 'Hola {name}:',
@@ -91,6 +99,10 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     apptCancelledByCustomer: 'Cita cancelada por el cliente',
     apptMovedByCustomer: 'Cita cambiada por el cliente',
     apptWaiting: 'Tu cita te está esperando',
+    incomingCall: 'Llamada entrante',
+    incomingVideoCall: 'Videollamada entrante',
+    callingYou: '{name} te está llamando',
+    newMessage: 'Nuevo mensaje',
   },
   it: {
     hello: 'Ciao {name},',
@@ -117,6 +129,10 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     apptCancelledByCustomer: 'Appuntamento annullato dal cliente',
     apptMovedByCustomer: 'Appuntamento spostato dal cliente',
     apptWaiting: 'Il tuo appuntamento ti aspetta',
+    incomingCall: 'Chiamata in arrivo',
+    incomingVideoCall: 'Videochiamata in arrivo',
+    callingYou: '{name} ti sta chiamando',
+    newMessage: 'Nuovo messaggio',
   },
   de: {
     hello: 'Hallo {name},',
@@ -143,6 +159,10 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     apptCancelledByCustomer: 'Termin vom Kunden abgesagt',
     apptMovedByCustomer: 'Termin vom Kunden verschoben',
     apptWaiting: 'Ihr Termin wartet',
+    incomingCall: 'Eingehender Anruf',
+    incomingVideoCall: 'Eingehender Videoanruf',
+    callingYou: '{name} ruft Sie an',
+    newMessage: 'Neue Nachricht',
   },
 };
 

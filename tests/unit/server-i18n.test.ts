@@ -18,6 +18,12 @@ describe('server texts', () => {
     expect(serverText('de', 'newMeeting')).toBe('Neues Meeting');
   });
 
+  it("a push to someone with no tab open speaks their language (calls and messages)", () => {
+    expect(serverText('pt', 'callingYou', { name: 'Ana' })).toBe('Ana está chamando você');
+    expect(serverText('es', 'incomingVideoCall')).toBe('Videollamada entrante');
+    expect(serverText('en', 'newMessage')).toBe('New message');
+  });
+
   it("customers and contacts get the company's language; a company from before the setting, Portuguese", () => {
     expect(companyLanguage({ settings: { language: 'es' } })).toBe('es');
     expect(companyLanguage({ settings: {} })).toBe('pt');

@@ -14,6 +14,7 @@ import { readSoundSettings } from '../../../shared/domain/notification-relay';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
+import { serverText, userLanguage } from '../../i18n';
 
 const BATCH_MS = 200;
 const BODY_CHARS = 180;
@@ -92,7 +93,7 @@ async function pushToAbsent(deps: { db: Db }, realtime: Realtime, batch: Pending
   const conversationIds = [...new Set(wanted.map((p) => (p.kind === 'message' ? p.message.conversationId : p.conversationId)))];
   const [conversations, users] = await Promise.all([
     deps.db.conversation.findMany({ where: { id: { in: conversationIds } }, select: { id: true, companyId: true, title: true, type: true, company: { select: { domain: true } } } }),
-    deps.db.user.findMany({ where: { id: { in: [...absent] } }, select: { id: true, settings: true } }),
+    deps.db.user.findMany({ where: { id: { in: [...absent] } }, select: { id: true, settings: true, language: true } }),
   ]);
   const conv = new Map(conversations.map((c) => [c.id, c]));
   const members = new Set(
@@ -104,13 +105,15 @@ async function pushToAbsent(deps: { db: Db }, realtime: Realtime, batch: Pending
     ).map((m) => `${m.companyId}:${m.userId}`),
   );
   const settings = new Map(users.map((u) => [u.id, readSoundSettings(u.settings)]));
+  const language = new Map(users.map((u) => [u.id, userLanguage(u)]));
+  const lang = (userId: string) => language.get(userId) ?? 'en';
   // One push per person and conversation (several messages in a batch: the latest, counted).
   const perTarget = new Map<string, { companyId: string; userId: string; payload: Payload; count: number }>();
   for (const p of wanted) {
     if (p.kind === 'call') {
       const c = conv.get(p.conversationId);
       if (!c) continue;
-      const payload: Payload = { id: `call:${p.callId}`, type: 'call', title: p.video ? 'Incoming video call' : 'Incoming call', body: `${p.from} is calling you`, action: `/${p.domain}/call/${p.callId}` };
+      const payload: Payload = { id: `call:${p.callId}`, type: 'call', title: serverText(lang(p.userId), p.video ? 'incomingVideoCall' : 'incomingCall'), body: serverText(lang(p.userId), 'callingYou', { name: p.from }), action: `/${p.domain}/call/${p.callId}` };
       perTarget.set(`call:${p.callId}:${p.userId}`, { companyId: c.companyId, userId: p.userId, payload, count: 1 });
       continue;
     }
@@ -123,7 +126,7 @@ async function pushToAbsent(deps: { db: Db }, realtime: Realtime, batch: Pending
     const text = m.file ? (m.text && m.text !== m.file.name ? `${m.file.name}: ${m.text}` : m.file.name) : m.text;
     const isMember = members.has(`${c.companyId}:${p.userId}`);
     const action = isMember ? `/i/recent/chat/${c.id}` : `/${c.company.domain}/${c.type === CONVERSATION_TYPE.ticket ? 'ticket' : 'chat'}/${c.id}`;
-    const title = [m.authorName, c.title && c.title !== m.authorName ? c.title : null].filter(Boolean).join(' · ') || 'New message';
+    const title = [m.authorName, c.title && c.title !== m.authorName ? c.title : null].filter(Boolean).join(' · ') || serverText(lang(p.userId), 'newMessage');
     const body = `${n > 1 ? `(${n}) ` : ''}${text}`.slice(0, BODY_CHARS);
     perTarget.set(key, { companyId: c.companyId, userId: p.userId, payload: { id: `conversation:${c.id}`, type: 'message', title, body, action }, count: n });
   }
