@@ -17,7 +17,7 @@ import { CONVERSATION_REMOVAL_CODES, estimateMessageBytes } from '../../../share
 import { newProtocol } from '../../../shared/domain/protocol';
 import { CHAT_MESSAGES as M, withCode, type contactsInput, type startTeamInput } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
-import { Prisma, type Db } from '../../db/client';
+import { hotQuery, Prisma, type Db } from '../../db/client';
 import { unprefix } from '../../db/columns';
 import { asOrmUniqueViolation } from '../../db/raw-errors';
 import type { Realtime } from '../../realtime';
@@ -371,7 +371,7 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
   // quote (what the ORM's create with MESSAGE_INCLUDE did). The id is made here as the ORM made it.
   const baseBytes = estimateMessageBytes({ text: input.text, path: `${domain}/${input.conversationId}`, participants: 0 });
   const f = input.file;
-  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+  const rows = await hotQuery(tx, Prisma.sql`
     SELECT (f.out_message).*, f.out_company AS "f_companyId", f.out_participants AS "f_participants", au."name" AS "authorName",
       r."id" AS "r_id", r."seq" AS "r_seq", r."authorId" AS "r_authorId", r."type" AS "r_type", r."text" AS "r_text",
       r."fileName" AS "r_fileName", r."removed" AS "r_removed", ra."name" AS "r_authorName"
@@ -382,7 +382,7 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
       ${f?.durationMs ?? null}::integer, ${f?.callId ?? null}::uuid, ${input.data === undefined ? null : JSON.stringify(input.data)}::jsonb,
       ${now}::timestamp(3), ${!!opts.standalone}::boolean) f
     LEFT JOIN "User" au ON au."id" = (f.out_message)."authorId"
-    LEFT JOIN "Message" r ON r."id" = (f.out_message)."replyToId" LEFT JOIN "User" ra ON ra."id" = r."authorId"`.catch((err: unknown) => {
+    LEFT JOIN "Message" r ON r."id" = (f.out_message)."replyToId" LEFT JOIN "User" ra ON ra."id" = r."authorId"`).catch((err: unknown) => {
     if (needsTransaction(err)) throw new RelaysNeedTransaction();
     throw asOrmUniqueViolation(err); // a retry with the same clientId: callers expect P2002
   });
@@ -432,7 +432,7 @@ export class RelaysNeedTransaction extends Error {}
 function needsTransaction(err: unknown): boolean {
   const e = err as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } }; message?: string };
   const cause = e?.meta?.driverAdapterError?.cause;
-  return cause?.originalCode === 'AT001' || cause?.code === 'AT001' || String(e?.message ?? '').includes('chat_append_message: channel relays');
+  return (err as { code?: unknown })?.code === 'AT001' || cause?.originalCode === 'AT001' || cause?.code === 'AT001' || String(e?.message ?? '').includes('chat_append_message: channel relays');
 }
 
 /** After the transaction that appended the message has committed: every participant's tabs. */

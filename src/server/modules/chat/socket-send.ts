@@ -17,7 +17,7 @@ import type { ChatSendAck, ClientToServerEvents, InterServerEvents, ServerToClie
 import { sendInput } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
-import { Prisma, type Db } from '../../db/client';
+import { hotQuery, Prisma, type Db } from '../../db/client';
 import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
@@ -47,12 +47,12 @@ const CALLER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFieldEnu
  * and `memberProcedure` read in two (resolveSession, decideAccess), with the same rules after.
  */
 async function socketCaller(db: Db, sessionId: string, domain: string, now: Date) {
-  const [row] = await db.$queryRaw<Record<string, unknown>[]>`
+  const [row] = await hotQuery(db, Prisma.sql`
     SELECT ${CALLER_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"
     FROM "Session" s JOIN "User" u ON u."id" = s."userId"
       LEFT JOIN "Company" c ON c."domain" = ${domain}
       LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = u."id"
-    WHERE s."id" = ${sessionId}`;
+    WHERE s."id" = ${sessionId}`);
   const session = row && unprefix<Session>(row, Prisma.SessionScalarFieldEnum, 's_');
   const user = row && unprefix<User>(row, Prisma.UserScalarFieldEnum, 'u_');
   const t = now.getTime();
