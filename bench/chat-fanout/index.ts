@@ -22,7 +22,8 @@ import type { Conv, FromClient, ToClient } from './clients';
 import { startRelay } from './relay';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const TARGET = { rate: 1000, p99: 50 };
+/** Issue 22: p99 <= 50 ms at >= 50 % of the bare relay's sustained rate, <= 1 ms of server CPU per message (and the older absolute row: 1,000 msg/s). */
+const TARGET = { rate: 1000, p99: 50, ofRelay: 0.5, cpuMsPerMessage: 1 };
 const LIMIT_P99 = 100;
 
 interface Plan {
@@ -294,7 +295,7 @@ const bench: Benchmark = {
         ['p50 at the sustained step, app vs relay (ms)', fmt(appBest?.latency.p50 ?? NaN), fmt(relay[main]?.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN), ratio(appBest?.latency.p50 ?? NaN, relay[main]?.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN)],
       ],
     };
-    const met = !!atTarget && atTarget.latency.p99 < TARGET.p99 && atTarget.lost + atTarget.failed + atTarget.shed === 0;
+    const met = !!within && !!relayBest && within.achieved >= TARGET.ofRelay * relayBest.achieved && cpuPerMessage(within) <= TARGET.cpuMsPerMessage;
     return {
       tables: [steps, summary],
       summary: {
@@ -307,7 +308,9 @@ const bench: Benchmark = {
         app,
         relay,
       },
-      notes: [`Target (${TARGET.rate} msg/s with p99 < ${TARGET.p99} ms): ${met ? 'met' : 'NOT met'}. Clients and server share the machine's cores.`],
+      notes: [
+        `Target (over ${main}: p99 <= ${TARGET.p99} ms at >= ${TARGET.ofRelay * 100} % of the bare relay's sustained rate, <= ${TARGET.cpuMsPerMessage} ms server CPU per message): ${met ? 'met' : 'NOT met'}. Clients and server share the machine's cores.`,
+      ],
     };
   },
 };
