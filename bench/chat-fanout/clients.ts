@@ -11,7 +11,7 @@ export interface Conv {
   members: { userId: string; cookie: string }[];
 }
 export type ToClient =
-  | { type: 'init'; mode: 'app' | 'relay'; url: string; domain: string; conversations: Conv[] }
+  | { type: 'init'; mode: 'app' | 'relay'; via: 'socket' | 'http'; url: string; domain: string; conversations: Conv[] }
   | { type: 'step'; rate: number; durationMs: number; drainMs: number }
   | { type: 'close' };
 export type FromClient =
@@ -20,6 +20,10 @@ export type FromClient =
 
 const send = (m: FromClient) => process.send!(m);
 let mode: 'app' | 'relay' = 'app';
+/** How a message is sent: an acknowledged event on the author's own socket, or an HTTP request. */
+let via: 'socket' | 'http' = 'socket';
+/** The open socket of each member of each conversation (conversation id -> member index -> socket). */
+const socketOf = new Map<string, Socket[]>();
 let url = '';
 let domain = '';
 let conversations: Conv[] = [];
@@ -27,7 +31,7 @@ const sockets: Socket[] = [];
 /** clientId -> send time and how many sockets still have to receive it. */
 const pending = new Map<string, { t0: number; left: number }>();
 let latencies: number[] = [];
-/** Send call -> its HTTP answer (the server's own processing plus the request's trip). */
+/** Send call -> its answer (HTTP response or socket acknowledgement: the server's own processing plus the trip). */
 let httpLatencies: number[] = [];
 let completed = 0;
 let seq = 0;
@@ -67,6 +71,14 @@ async function sendOne(conv: Conv, authorIdx: number) {
   const t0 = performance.now();
   pending.set(clientId, { t0, left: conv.members.length });
   try {
+    if (via === 'socket') {
+      const socket = socketOf.get(conv.id)![authorIdx % conv.members.length]!;
+      const payload = mode === 'app' ? { domain, conversationId: conv.id, clientId, text: TEXT } : { conversationId: conv.id, clientId, authorId: author.userId, text: TEXT };
+      const ack = (await socket.timeout(10_000).emitWithAck(mode === 'app' ? 'chat:send' : 'send', payload)) as { ok: boolean; error?: string };
+      httpLatencies.push(performance.now() - t0);
+      if (!ack.ok) throw new Error(ack.error);
+      return;
+    }
     const res =
       mode === 'app'
         ? await fetch(`${url}/trpc/chat.send`, {
@@ -129,11 +141,19 @@ async function step(rate: number, durationMs: number, drainMs: number) {
 
 process.on('message', async (m: ToClient) => {
   if (m.type === 'init') {
-    ({ mode, url, domain, conversations } = m);
+    ({ mode, via, url, domain, conversations } = m);
     // A few at a time: a thousand simultaneous handshakes would measure the connect storm instead.
-    const all = conversations.flatMap((c) => c.members.map((member) => ({ member, c })));
+    const all = conversations.flatMap((c) => c.members.map((member, idx) => ({ member, c, idx })));
     for (let i = 0; i < all.length; i += 25) {
-      sockets.push(...(await Promise.all(all.slice(i, i + 25).map(({ member, c }) => open(member, c)))));
+      const batch = all.slice(i, i + 25);
+      const opened = await Promise.all(batch.map(({ member, c }) => open(member, c)));
+      opened.forEach((socket, j) => {
+        const { c, idx } = batch[j]!;
+        const list = socketOf.get(c.id) ?? [];
+        list[idx] = socket;
+        socketOf.set(c.id, list);
+      });
+      sockets.push(...opened);
     }
     send({ type: 'ready', sockets: sockets.length });
   } else if (m.type === 'step') {

@@ -1,8 +1,12 @@
 /**
- * chat-fanout: 1,000 authenticated Socket.IO clients in 200 conversations of 5, messages sent
- * through tRPC (chat.send) at stepped rates until p99 delivery (send call -> the event on every
- * participant's socket) passes 100 ms. Baselines in the same run: a bare Socket.IO relay with no
- * database (the transport's ceiling) and the raw single-row INSERT rate into the same PostgreSQL.
+ * chat-fanout: 1,000 authenticated Socket.IO clients in 200 conversations of 5, messages sent at
+ * stepped rates until p99 delivery (send call -> the event on every participant's socket) passes
+ * 100 ms; sent over the author's own socket (`chat:send`, acknowledged: what the browser does while
+ * connected) and, as a second series, through tRPC over HTTP (`chat.send`, its fallback).
+ * Baselines in the same run: a bare Socket.IO relay with no database (the transport's ceiling),
+ * sent to the same two ways, and the raw single-row INSERT rate into the same PostgreSQL.
+ * BENCH_FANOUT_VIA=socket (or http) runs one way only; BENCH_CPU_PROFILE=<dir> writes a CPU
+ * profile of the server process for each series' steps (not the seeding or the connections).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,13 +15,15 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pgConnectionFields } from '../../src/server/db/url';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/identity/sessions';
+import { startProfile } from '../lib/profile';
 import { startBenchServer, type BenchServer } from '../lib/server';
 import { fmt, ratio, sampleProcess, summarize, type Benchmark, type ProcessSample, type Summary, type Table } from '../lib/stats';
 import type { Conv, FromClient, ToClient } from './clients';
 import { startRelay } from './relay';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const TARGET = { rate: 1000, p99: 50 };
+/** Issue 22: p99 <= 50 ms at >= 50 % of the bare relay's sustained rate, <= 1 ms of server CPU per message (and the older absolute row: 1,000 msg/s). */
+const TARGET = { rate: 1000, p99: 50, ofRelay: 0.5, cpuMsPerMessage: 1 };
 const LIMIT_P99 = 100;
 
 interface Plan {
@@ -31,7 +37,7 @@ interface Plan {
   warmupMs: number;
   relay?: boolean;
 }
-class SkipRelay extends Error {}
+type Via = 'socket' | 'http';
 const FULL: Plan = { users: 1000, conversations: 200, processes: 4, steps: [25, 50, 100, 250, 500, 1000, 1500, 2000, 3000, 4000, 6000], stepMs: 8000, drainMs: 5000, insertMs: 5000, warmupMs: 3000 };
 const QUICK: Plan = { users: 50, conversations: 10, processes: 2, steps: [20, 50], stepMs: 1000, drainMs: 10000, insertMs: 500, warmupMs: 0 };
 
@@ -123,15 +129,16 @@ class Clients {
 }
 
 /** Connects the clients to `url` and steps the rate up until p99 passes the limit. */
-async function stepped(plan: Plan, mode: 'app' | 'relay', url: string, domain: string, conversations: Conv[], log: (m: string) => void) {
+async function stepped(plan: Plan, mode: 'app' | 'relay', via: Via, url: string, domain: string, conversations: Conv[], log: (m: string) => void) {
   const clients = new Clients(plan.processes);
   try {
     const slices = Array.from({ length: plan.processes }, (_, i) => conversations.filter((_, j) => j % plan.processes === i));
-    const ready = await clients.all<Extract<FromClient, { type: 'ready' }>>((i) => ({ type: 'init', mode, url, domain, conversations: slices[i]! }));
-    log(`${mode}: ${ready.reduce((a, r) => a + r.sockets, 0)} sockets connected from ${plan.processes} processes`);
+    const ready = await clients.all<Extract<FromClient, { type: 'ready' }>>((i) => ({ type: 'init', mode, via, url, domain, conversations: slices[i]! }));
+    log(`${mode} over ${via}: ${ready.reduce((a, r) => a + r.sockets, 0)} sockets connected from ${plan.processes} processes`);
     // JIT, pools and prepared statements warm up before anything is recorded.
     if (plan.warmupMs) await clients.all(() => ({ type: 'step', rate: 50 / plan.processes, durationMs: plan.warmupMs, drainMs: plan.drainMs }));
     const results: StepResult[] = [];
+    const profile = await startProfile(process.env.BENCH_CPU_PROFILE, `${mode}-${via}`);
     for (const target of plan.steps) {
       const sampler = sampleProcess();
       const done = await clients.all<Extract<FromClient, { type: 'stepDone' }>>(() => ({ type: 'step', rate: target / plan.processes, durationMs: plan.stepMs, drainMs: plan.drainMs }));
@@ -155,10 +162,12 @@ async function stepped(plan: Plan, mode: 'app' | 'relay', url: string, domain: s
         firstError: done.find((d) => d.firstError)?.firstError,
       };
       results.push(r);
-      log(`${mode} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (HTTP answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}% (${fmt((server.cpuPct * 10) / r.achieved, 2)} ms/msg)${r.firstError ? `, error: ${r.firstError}` : ''}`);
+      log(`${mode} over ${via} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}% (${fmt((server.cpuPct * 10) / r.achieved, 2)} ms/msg)${r.firstError ? `, error: ${r.firstError}` : ''}`);
       // BENCH_FANOUT_ALL_STEPS=1 runs every step (before/after comparisons at fixed rates).
       if (!(r.latency.p99 <= LIMIT_P99) && !process.env.BENCH_FANOUT_ALL_STEPS) break;
     }
+    const written = await profile.stop();
+    if (written) log(`CPU profile of the steps: ${written}`);
     return results;
   } finally {
     await clients.close();
@@ -201,7 +210,7 @@ const sustained = (steps: StepResult[]) => steps.filter((s) => s.latency.p99 <= 
 
 const bench: Benchmark = {
   name: 'chat-fanout',
-  description: 'messages through tRPC to 5-person conversations over Socket.IO, stepped until p99 > 100 ms',
+  description: 'messages over the socket (chat:send) and through tRPC to 5-person conversations over Socket.IO, stepped until p99 > 100 ms',
   async run({ quick, log }) {
     const plan = { ...(quick ? QUICK : FULL) };
     // For profiling one step: BENCH_FANOUT_STEPS=1000 BENCH_FANOUT_USERS=1000 npm run bench -- chat-fanout
@@ -211,40 +220,40 @@ const bench: Benchmark = {
       plan.conversations = plan.users / 5;
     }
     if (process.env.BENCH_FANOUT_NO_RELAY) plan.relay = false;
+    const ways: Via[] = process.env.BENCH_FANOUT_VIA ? (process.env.BENCH_FANOUT_VIA.split(',') as Via[]) : ['socket', 'http'];
     const server = await startBenchServer();
-    let app: StepResult[];
-    let relay: StepResult[];
+    const app: Partial<Record<Via, StepResult[]>> = {};
+    const relay: Partial<Record<Via, StepResult[]>> = {};
     let inserts: Awaited<ReturnType<typeof rawInserts>>;
     try {
       const { domain, conversations } = await seed(server, plan);
       log(`seeded ${plan.users} users in ${plan.conversations} conversations`);
       inserts = await rawInserts(server.database.url, plan.insertMs);
       log(`raw INSERT: ${fmt(inserts.rate, 0)}/s`);
-      app = await stepped(plan, 'app', server.url, domain, conversations, log);
+      for (const via of ways) app[via] = await stepped(plan, 'app', via, server.url, domain, conversations, log);
       const stored = await server.db.message.count();
       log(`app stored ${stored} messages`);
     } finally {
       await server.close();
     }
-    const r = await startRelay();
-    try {
-      if (plan.relay === false) throw new SkipRelay();
-      // Same conversations and cookies; the relay ignores who sends.
-      const conversations: Conv[] = Array.from({ length: plan.conversations }, () => ({
-        id: randomUUID(),
-        members: Array.from({ length: plan.users / plan.conversations }, () => ({ userId: randomUUID(), cookie: '' })),
-      }));
-      relay = await stepped(plan, 'relay', r.url, '', conversations, log);
-    } catch (err) {
-      if (!(err instanceof SkipRelay)) throw err;
-      relay = [];
-    } finally {
-      await r.close();
+    if (plan.relay !== false) {
+      const r = await startRelay();
+      try {
+        // Same conversations and cookies; the relay ignores who sends.
+        const conversations: Conv[] = Array.from({ length: plan.conversations }, () => ({
+          id: randomUUID(),
+          members: Array.from({ length: plan.users / plan.conversations }, () => ({ userId: randomUUID(), cookie: '' })),
+        }));
+        for (const via of ways) relay[via] = await stepped(plan, 'relay', via, r.url, '', conversations, log);
+      } finally {
+        await r.close();
+      }
     }
 
-    const appBest = sustained(app);
-    const relayBest = sustained(relay);
-    const atTarget = app.find((s) => s.target === TARGET.rate);
+    const main: Via = ways[0]!;
+    const appBest = sustained(app[main] ?? []);
+    const relayBest = sustained(relay[main] ?? []);
+    const atTarget = app[main]?.find((s) => s.target === TARGET.rate);
     const row = (kind: string, s: StepResult) => [
       kind,
       s.target,
@@ -258,22 +267,35 @@ const bench: Benchmark = {
       fmt(cpuPerMessage(s), 2),
       fmt(s.server.rssMaxMb, 0),
     ];
+    const label = { app: { socket: 'app, socket chat:send', http: 'app, HTTP tRPC chat.send' }, relay: { socket: 'bare relay, socket event', http: 'bare relay, HTTP POST' } };
     const steps: Table = {
       title: `chat-fanout: ${plan.users} sockets, ${plan.conversations} conversations of ${plan.users / plan.conversations}, ${plan.processes} client processes, ${plan.stepMs / 1000} s per step`,
-      columns: ['server', 'target msg/s', 'delivered msg/s', 'p50 ms', 'p95 ms', 'p99 ms', 'send answer p50 ms', 'late/lost', 'server CPU %', 'server CPU ms/msg', 'server RSS MB'],
-      rows: [...app.map((s) => row('app (tRPC + Postgres)', s)), ...relay.map((s) => row('bare Socket.IO relay', s))],
+      columns: ['server, send path', 'target msg/s', 'delivered msg/s', 'p50 ms', 'p95 ms', 'p99 ms', 'send answer p50 ms', 'late/lost', 'server CPU %', 'server CPU ms/msg', 'server RSS MB'],
+      rows: [
+        ...ways.flatMap((via) => (app[via] ?? []).map((s) => row(label.app[via], s))),
+        ...ways.flatMap((via) => (relay[via] ?? []).map((s) => row(label.relay[via], s))),
+      ],
     };
+    const pair = (via: Via) => {
+      const a = sustained(app[via] ?? []);
+      const r = sustained(relay[via] ?? []);
+      return [`sustained msg/s (p99 <= ${LIMIT_P99} ms) over ${via}, app vs bare relay`, fmt(a?.achieved ?? 0, 0), fmt(r?.achieved ?? 0, 0), ratio(a?.achieved ?? 0, r?.achieved ?? NaN)];
+    };
+    // Where the app still meets the target's p99: its sustained rate under 50 ms and its CPU there.
+    const within = (app[main] ?? []).filter((s) => s.latency.p99 <= TARGET.p99 && s.lost + s.failed + s.shed === 0).at(-1);
     const summary: Table = {
       title: 'chat-fanout: against the baselines and the target',
       columns: ['measure', 'value', 'baseline', 'ratio'],
       rows: [
-        ['sustained msg/s (p99 <= 100 ms), app vs bare relay', fmt(appBest?.achieved ?? 0, 0), fmt(relayBest?.achieved ?? 0, 0), ratio(appBest?.achieved ?? 0, relayBest?.achieved ?? NaN)],
+        ...ways.map(pair),
+        [`app msg/s with p99 <= ${TARGET.p99} ms over ${main} vs relay's sustained`, fmt(within?.achieved ?? 0, 0), fmt(relayBest?.achieved ?? 0, 0), ratio(within?.achieved ?? 0, relayBest?.achieved ?? NaN)],
+        [`app server CPU ms/msg at that step (target <= 1)`, within ? fmt(cpuPerMessage(within), 2) : '-', '1', within ? ratio(cpuPerMessage(within), 1) : '-'],
         ['sustained msg/s, app vs raw single-row INSERT/s (10 conns)', fmt(appBest?.achieved ?? 0, 0), fmt(inserts.rate, 0), ratio(appBest?.achieved ?? 0, inserts.rate)],
         [`p99 at ${TARGET.rate} msg/s vs target ${TARGET.p99} ms`, atTarget ? fmt(atTarget.latency.p99) : 'not reached', String(TARGET.p99), atTarget ? ratio(atTarget.latency.p99, TARGET.p99) : '-'],
-        ['p50 at the sustained step, app vs relay (ms)', fmt(appBest?.latency.p50 ?? NaN), fmt(relay.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN), ratio(appBest?.latency.p50 ?? NaN, relay.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN)],
+        ['p50 at the sustained step, app vs relay (ms)', fmt(appBest?.latency.p50 ?? NaN), fmt(relay[main]?.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN), ratio(appBest?.latency.p50 ?? NaN, relay[main]?.find((s) => s.target === appBest?.target)?.latency.p50 ?? NaN)],
       ],
     };
-    const met = !!atTarget && atTarget.latency.p99 < TARGET.p99 && atTarget.lost + atTarget.failed + atTarget.shed === 0;
+    const met = !!within && !!relayBest && within.achieved >= TARGET.ofRelay * relayBest.achieved && cpuPerMessage(within) <= TARGET.cpuMsPerMessage;
     return {
       tables: [steps, summary],
       summary: {
@@ -286,7 +308,9 @@ const bench: Benchmark = {
         app,
         relay,
       },
-      notes: [`Target (${TARGET.rate} msg/s with p99 < ${TARGET.p99} ms): ${met ? 'met' : 'NOT met'}. Clients and server share the machine's cores.`],
+      notes: [
+        `Target (over ${main}: p99 <= ${TARGET.p99} ms at >= ${TARGET.ofRelay * 100} % of the bare relay's sustained rate, <= ${TARGET.cpuMsPerMessage} ms server CPU per message): ${met ? 'met' : 'NOT met'}. Clients and server share the machine's cores.`,
+      ],
     };
   },
 };

@@ -1,6 +1,7 @@
 /**
- * The transport's ceiling: a bare Socket.IO server that relays POST /send to the conversation's
- * room, with no database, no session and no validation. Same machine, same clients, same payload.
+ * The transport's ceiling: a bare Socket.IO server that relays POST /send, or an acknowledged
+ * `send` event, to the conversation's room, with no database, no session and no validation. Same
+ * machine, same clients, same payload.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,11 @@ export async function startRelay() {
   const io = new Server(server, { transports: ['websocket'] });
   io.on('connection', (socket) => {
     void socket.join(`conversation:${String(socket.handshake.auth.room)}`);
+    socket.on('send', (m: { conversationId: string; clientId: string; authorId: string; text: string }, ack: (r: unknown) => void) => {
+      const message = { ...m, id: String(++seq), seq, type: 'texto', createdAt: new Date() };
+      io.to(`conversation:${m.conversationId}`).emit('message:new', message);
+      ack({ ok: true, message });
+    });
     socket.emit('relay:ready');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

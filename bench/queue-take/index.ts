@@ -101,14 +101,14 @@ const bench: Benchmark = {
       log(`${requests} requests waiting, ${attendantsN} attendants`);
 
       const cookies = new Map(attendants.map((a) => [a.id, a.cookie]));
-      const stopProfile = await startProfile();
+      const profile = await startProfile(process.env.BENCH_CPU_PROFILE, 'queue-take');
       const sampler = sampleProcess();
       const app = await race(ids, attendants.map((a) => a.id), async (attendant, id) => {
         const r = await trpc(server.url, 'service.take', { domain, conversationId: id }, { cookie: cookies.get(attendant) });
         return r.ok ? 'won' : r.code === 'CONFLICT' ? 'conflict' : `${r.status} ${r.code}: ${r.message}`;
       });
       const cpu = sampler.stop();
-      await stopProfile();
+      await profile.stop();
       const attempts = app.takes + app.conflicts + app.errors;
       log(`app: ${app.takes} takes in ${fmt(app.seconds, 2)} s, ${app.conflicts} conflicts, ${app.errors} errors${app.firstError ? ` (${app.firstError})` : ''}`);
       // The HTTP clients share this process, so this CPU is the server's plus theirs (light).

@@ -92,13 +92,7 @@ const t = initTRPC
         ...shape,
         // The first issue, readable, is the message the user sees; the rest stay available.
         // An unexpected failure says so in plain words: its own text (SQL, paths) is for the log.
-        message: zodError
-          ? readableZodMessage(zodError)
-          : isUnexpected(error)
-            ? INTERNAL_ERROR_MESSAGE
-            : error.code === 'PAYLOAD_TOO_LARGE'
-              ? REQUEST_TOO_LARGE_MESSAGE
-              : (doorMessage(shape.message) ?? shape.message),
+        message: publicMessage(error, shape.message),
         data: {
           code: shape.data.code,
           httpStatus: shape.data.httpStatus,
@@ -111,6 +105,18 @@ const t = initTRPC
       };
     },
   });
+
+/**
+ * The text a caller sees for a failed procedure (also what the socket's chat:send answers, so
+ * both paths refuse in the same words).
+ */
+export function publicMessage(error: TRPCError, message = error.message): string {
+  const zodError = error.cause instanceof ZodError ? error.cause : null;
+  if (zodError) return readableZodMessage(zodError);
+  if (isUnexpected(error)) return INTERNAL_ERROR_MESSAGE;
+  if (error.code === 'PAYLOAD_TOO_LARGE') return REQUEST_TOO_LARGE_MESSAGE;
+  return doorMessage(message) ?? message;
+}
 
 /**
  * An exception nobody meant to show: tRPC wraps it as INTERNAL_SERVER_ERROR carrying the original

@@ -127,6 +127,11 @@ export type RegistrationStep = (typeof REGISTRATION_STEPS)[number];
 export interface ClientToServerEvents {
   /** "I am typing here"; clients send it at most once per TYPING_DELAY_MS. */
   typing: (payload: { conversationId: string }) => void;
+  /**
+   * Sends a chat message over this socket (chat.send's input plus `domain`), acknowledged with the
+   * message or the refusal chat.send would give; the same clientId lands once whichever path sent it.
+   */
+  'chat:send': (input: ChatSendInput, ack: (response: ChatSendAck) => void) => void;
   /** Round-trip check; the server acknowledges with its clock. */
   ping: (ack: (payload: { serverTime: number }) => void) => void;
   /** Calls: join, media negotiation, chat and leave on a call's own socket (see CallRequest). */
@@ -142,6 +147,19 @@ export interface InstanceRequest {
   kind: string;
   body: unknown;
 }
+
+export interface ChatSendInput {
+  domain: string;
+  conversationId: string;
+  clientId: string;
+  text: string;
+  replyToId?: string;
+  isComment?: boolean;
+  mentions?: string[];
+}
+
+/** chat:send's answer: the saved message, or chat.send's refusal text with its HTTP status (and the access reason). */
+export type ChatSendAck = { ok: true; message: ChatMessageEvent } | { ok: false; error: string; httpStatus?: number; access?: string };
 
 export interface InterServerEvents {
   /** Typing tokens people spent on the sending instance since its last report (userId → count). */

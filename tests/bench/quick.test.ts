@@ -30,8 +30,11 @@ test('every benchmark runs in --quick mode and writes its results', async () => 
       for (const t of result.tables) expect(t.rows.length, `${name}: ${t.title}`).toBeGreaterThan(0);
     }
     const fanout = JSON.parse(fs.readFileSync(path.join(out, 'chat-fanout.json'), 'utf8'));
-    // Every message of the smoke run reached all five sockets of its conversation.
-    for (const step of fanout.summary.app) expect(step.lost + step.failed + step.shed, JSON.stringify(step)).toBe(0);
+    // Every message of the smoke run reached all five sockets, sent over the socket and over HTTP.
+    expect(Object.keys(fanout.summary.app).sort()).toEqual(['http', 'socket']);
+    for (const steps of Object.values(fanout.summary.app) as { lost: number; failed: number; shed: number }[][]) {
+      for (const step of steps) expect(step.lost + step.failed + step.shed, JSON.stringify(step)).toBe(0);
+    }
     const queue = JSON.parse(fs.readFileSync(path.join(out, 'queue-take.json'), 'utf8'));
     expect(queue.summary.checks).toEqual({ lost: 0, doubleTakes: 0, badResponsible: 0, missingInfo: 0 });
     expect(queue.summary.ok).toBe(true);

@@ -75,6 +75,9 @@ describe('two people chat', () => {
   it('send and receive live, see typing, ticks go from sent to read, the list follows', async () => {
     const { company, a, b } = await team();
     const { conversationId } = await call<{ conversationId: string }>(a, 'chat.startDirect', { userId: b.userId }, company.domain);
+    // A connected tab sends over its socket (chat:send), not through chat.send over HTTP.
+    const httpSends: string[] = [];
+    for (const page of [a.page, b.page]) page.on('request', (r) => void (r.url().includes('/trpc/chat.send') && httpSends.push(r.url())));
     await openChat(a, conversationId);
     await openChat(b, conversationId);
     await a.page.getByRole('heading', { name: 'Bruno Lima' }).waitFor();
@@ -104,6 +107,7 @@ describe('two people chat', () => {
     await messages(a.page).getByText(/Oi Ana\s+tudo bem\?/).waitFor();
     const rows = await server.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' } });
     expect(rows.map((m) => m.text)).toEqual(['Olá Bruno', 'Oi Ana\ntudo bem?']);
+    expect(httpSends).toEqual([]);
 
     // The list shows the last message, and Bruno's list counts unread while he looks elsewhere.
     await b.page.goto(`${server.url}/i/recent`);

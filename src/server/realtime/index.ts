@@ -19,6 +19,7 @@ import type { Logger } from '../logger';
 import type { CallsDeps } from '../modules/calls/service';
 import { registerCallSocketHandlers } from '../modules/calls/events';
 import { registerChatSocketHandlers } from '../modules/chat/events';
+import { registerSocketSend, type SocketSendDeps } from '../modules/chat/socket-send';
 import { requestToken, resolveSession } from '../modules/identity/sessions';
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -77,6 +78,8 @@ export function createRealtime(
     /** A socket of this user connected or closed (it has already left its rooms): presence kept elsewhere may change. */
     onUserSocket?: (userId: string) => void;
     calls?: () => CallsDeps;
+    /** What chat:send needs beyond the above (the chat's context); without it the event is not offered. */
+    chat?: Pick<SocketSendDeps, 'storage' | 'config'>;
     /** The adapter factory (realtime/adapter.ts); undefined = in-memory, one instance. */
     adapter?: Parameters<Io['adapter']>[0];
     limits?: RealtimeLimits;
@@ -204,6 +207,7 @@ export function createRealtime(
       deps.onUserSocket?.(socket.data.userId);
     });
     registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger, typingLimiter });
+    if (deps.chat) registerSocketSend(socket, { db: deps.db, clock: deps.clock, realtime, logger: deps.logger, ...deps.chat });
     if (deps.calls) registerCallSocketHandlers(socket, deps.calls());
   });
 

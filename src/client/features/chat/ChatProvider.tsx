@@ -21,6 +21,7 @@ import {
 import { ChatEngine, type TransportError } from './engine';
 import { PresenceStore } from './presence';
 import { playOnceAcrossTabs } from './sounds';
+import { sendOverSocket, SocketSendError } from './socketSend';
 import { normalizeMessage, type ConversationLog, type OutgoingMessage } from './sync';
 import { UploadStore, type Upload } from './uploads';
 import type { Conversation, Recent, RecentsPage } from './types';
@@ -64,6 +65,8 @@ export function describeError(error: unknown): TransportError {
     if (data?.httpStatus) return { message: error.message, httpStatus: data.httpStatus };
     return { message: 'network', network: true };
   }
+  // Refused over the socket: same text and status as over HTTP (no status: dropped for going too fast, retry).
+  if (error instanceof SocketSendError) return error.httpStatus ? { message: error.message, httpStatus: error.httpStatus } : { message: error.message, network: true };
   if (error instanceof DOMException && error.name === 'AbortError') return { message: 'timeout', timeout: true };
   return { message: error instanceof Error ? error.message : String(error), network: true };
 }
@@ -113,7 +116,7 @@ export function ChatProvider(props: { domain: string; companyName: string; isAdm
       transport: {
         messages: (input) => client.chat.messages.query({ domain, ...input }),
         changes: (input) => client.chat.changes.query({ domain, ...input }),
-        send: (input, signal) => client.chat.send.mutate({ domain, ...input }, { signal }),
+        send: (input, signal) => sendOverSocket(socket, { domain, ...input }, signal, () => client.chat.send.mutate({ domain, ...input }, { signal })),
         markDelivered: (input) => client.chat.markDelivered.mutate({ domain, ...input }),
         markRead: (input) => client.chat.markRead.mutate({ domain, ...input }),
       },

@@ -10,7 +10,7 @@ import { quoteExcerpt } from '../../../shared/domain/messages';
 import { CHAT_MESSAGES as M } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
-import { Prisma, type Db } from '../../db/client';
+import { hotQuery, Prisma, type Db } from '../../db/client';
 import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Realtime } from '../../realtime';
 import type { ObjectStore } from '../../storage';
@@ -61,10 +61,10 @@ export async function participation(ctx: ChatContext, conversationId: string, op
   const earlier = opts.clientId
     ? Prisma.sql`(SELECT "id" FROM "Message" WHERE "conversationId" = c."id" AND "authorId" = ${ctx.userId}::uuid AND "clientId" = ${opts.clientId})`
     : Prisma.sql`NULL::uuid`;
-  const [row] = await ctx.db.$queryRaw<Record<string, unknown>[]>`
+  const [row] = await hotQuery(ctx.db, Prisma.sql`
     SELECT ${PARTICIPATION_COLUMNS}, ${earlier} AS "earlierId"
     FROM "Conversation" c LEFT JOIN "Participant" p ON p."conversationId" = c."id" AND p."userId" = ${ctx.userId}::uuid
-    WHERE c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`;
+    WHERE c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`);
   const conversation = row && unprefix<Conversation>(row, Prisma.ConversationScalarFieldEnum, 'c_');
   if (!conversation) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
   const me = unprefix<Participant>(row, Prisma.ParticipantScalarFieldEnum, 'p_');

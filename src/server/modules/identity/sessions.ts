@@ -13,7 +13,7 @@ import type { Session, User } from '../../../generated/prisma/client';
 export const SESSION_COOKIE = 'atende_sid';
 export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
 /** lastSeenAt is refreshed at most this often, so reads do not turn into writes. */
-const TOUCH_INTERVAL_MS = 5 * 60_000;
+export const TOUCH_INTERVAL_MS = 5 * 60_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
