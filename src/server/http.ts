@@ -67,7 +67,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
     // admins and the waiting patients learn when the last tab closes or the first one opens.
     onUserSocket: (userId) => void doctorSocketChanged({ db: base.db, realtime: socketRealtime }, userId).catch((err) => base.logger.warn({ err, userId }, 'doctor presence push failed')),
     calls: callsDeps,
-    chat: { storage: base.storage, config: base.config },
+    chat: () => ({ storage: base.storage, config: base.config, realtime }),
     adapter: opts.socketAdapter,
     limits: {
       maxSocketsPerUser: base.config.realtime.maxSocketsPerUser,

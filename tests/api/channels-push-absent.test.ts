@@ -65,6 +65,19 @@ describe('Web Push for absent people', () => {
     expect(await server.db.channelOutbox.count({ where: { channel: 'push', to: sub.endpoint, body: { contains: 'Mais uma coisa' } } })).toBe(0);
   });
 
+  it("a message sent over a colleague's open socket (chat:send) is pushed too", async () => {
+    const c = await serviceCompany(server, sockets);
+    const bia = await c.attendant('Bia Socket', { groupIds: [c.group('member')] });
+    const sub = pushService.subscription();
+    await bia.call('channels.pushSubscribe', sub);
+    const { conversationId } = await c.admin.call('chat.startDirect', { domain: c.domain, userId: bia.userId });
+    const admin = await c.admin.open();
+    const ack = await admin.timeout(10_000).emitWithAck('chat:send', { domain: c.domain, conversationId, clientId: 's1', text: 'Pelo socket' });
+    expect(ack).toMatchObject({ ok: true });
+    await until(() => pushesTo(sub.endpoint, 'message').some((p) => JSON.stringify(p.payload).includes('Pelo socket')));
+    expect(pushesTo(sub.endpoint, 'message').at(-1)!.payload).toMatchObject({ action: `/i/recent/chat/${conversationId}` });
+  });
+
   it.skipIf(!bin)('a call ringing for someone with no tab open is pushed, opening the call', async () => {
     const c = await serviceCompany(server, sockets, { plan: { calls: 1 } });
     const bia = await c.attendant('Bia Chamada', { groupIds: [c.group('member')] });

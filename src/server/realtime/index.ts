@@ -78,8 +78,12 @@ export function createRealtime(
     /** A socket of this user connected or closed (it has already left its rooms): presence kept elsewhere may change. */
     onUserSocket?: (userId: string) => void;
     calls?: () => CallsDeps;
-    /** What chat:send needs beyond the above (the chat's context); without it the event is not offered. */
-    chat?: Pick<SocketSendDeps, 'storage' | 'config'>;
+    /**
+     * What chat:send needs beyond the above (the chat's context), asked per connection like
+     * `calls`: its `realtime` is the app's, wrapped (Web Push to the absent), not this bare one.
+     * Without it the event is not offered.
+     */
+    chat?: () => Pick<SocketSendDeps, 'storage' | 'config' | 'realtime'>;
     /** The adapter factory (realtime/adapter.ts); undefined = in-memory, one instance. */
     adapter?: Parameters<Io['adapter']>[0];
     limits?: RealtimeLimits;
@@ -207,7 +211,7 @@ export function createRealtime(
       deps.onUserSocket?.(socket.data.userId);
     });
     registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger, typingLimiter });
-    if (deps.chat) registerSocketSend(socket, { db: deps.db, clock: deps.clock, realtime, logger: deps.logger, ...deps.chat });
+    if (deps.chat) registerSocketSend(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, ...deps.chat() });
     if (deps.calls) registerCallSocketHandlers(socket, deps.calls());
   });
 
