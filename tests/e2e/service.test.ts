@@ -134,9 +134,12 @@ describe('serving a visitor', () => {
     await select(c.company.id, bia, dani);
     const visitor = await anonymousVisitor(server, sockets);
     const { conversationId } = await visitor.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Rui' });
-    // Bia's screen gets no pushes, so it still shows the request when Dani has already taken it.
+    // Bia's screen gets no pushes (its socket can connect neither by WebSocket nor by polling), so
+    // it still shows the request when Dani has already taken it.
     const biaPage = await pageFor(bia);
-    await biaPage.route('**/socket.io/**', (route) => route.abort());
+    const socketIo = (url: URL) => url.pathname.startsWith('/socket.io/');
+    await biaPage.routeWebSocket(socketIo, (ws) => ws.close());
+    await biaPage.route(socketIo, (route) => route.abort());
     await biaPage.goto(`${server.url}/i/recent/queue/all`);
     const take = biaPage.getByRole('button', { name: 'Take the request of Rui' });
     await take.waitFor();
