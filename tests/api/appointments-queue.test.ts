@@ -73,6 +73,12 @@ describe("a queue's availability", () => {
       .toMatchObject({ code: 'NOT_FOUND', message: NOT_BOOKABLE });
     // Bad windows: the same clear text as a person's availability.
     expect((await c.admin.attempt('appointments.saveQueueSchedule', { domain: c.domain, queueId: c.sales.id, ...availability, slotMinutes: 1 })).error?.code).toBe('BAD_REQUEST');
+    // Without the plan flag the public page offers no queue and books none.
+    await server.db.company.update({ where: { id: c.company.id }, data: { plan: { ...(c.company.plan as object), calendar: 0 } } });
+    expect(await visitor.call('booking.queues', { domain: c.domain }, 'query')).toEqual([]);
+    expect((await visitor.attempt('booking.queueSlots', { domain: c.domain, queueId: c.sales.id, ...week }, 'query')).error?.code).toBe('FORBIDDEN');
+    expect((await visitor.attempt('booking.bookQueue', { domain: c.domain, queueId: c.sales.id, start: at(12), name: 'V', email: 'v@example.com' })).error?.code).toBe('FORBIDDEN');
+    expect((await c.admin.attempt('appointments.queueSchedule', { domain: c.domain, queueId: c.sales.id }, 'query')).error?.code).toBe('FORBIDDEN');
   });
 });
 
