@@ -4,6 +4,9 @@
  * or by a visitor on the company's public page. A booking and the attendant's calendar event
  * (fromAgendamento, reminded 15 minutes before) are written in one transaction; the unique index on
  * (attendantId, bookedStart) refuses a second booking of a slot, however the requests race.
+ * A queue's own availability (queues.ts) books the same way, with a Target { queueId }: the
+ * appointment has the queue and no attendant, (queueId, bookedStart) is its unique index, and the
+ * queue's people (admins and its groups' members) stand where the attendant stood.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
