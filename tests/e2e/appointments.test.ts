@@ -2,7 +2,9 @@
  * Appointments in Chromium: an attendant in São Paulo sets her weekly times on /i/schedule/edit; a
  * visitor (no account, another zone) opens the company's page, books the first free time and sees
  * the confirmation; the attendant sees the booking on /i/schedule, opens it, and finds its event in
- * /i/calendar; the list fits a phone's width; she cancels it from the list. Real server, database and Chromium.
+ * /i/calendar; the list fits a phone's width; she cancels it from the list. An admin sets a queue's
+ * own availability ("For a queue"), and a visitor books that queue on the public page: the
+ * appointment is the queue's, with no attendant yet. Real server, database and Chromium.
  */
 import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
@@ -113,5 +115,54 @@ describe('appointments', () => {
     await ana.locator('.schedule-item', { hasText: 'Vera Visitante' }).getByText('Cancelled').waitFor();
     expect(await server.db.appointment.findUniqueOrThrow({ where: { id: booked.id } })).toMatchObject({ status: 'cancelled', bookedStart: null });
     expect(await server.db.calendarEvent.count({ where: { id: booked.eventId! } })).toBe(0);
+  });
+
+  it("an admin sets a queue's availability; a visitor chooses the queue on the public page and books it", async () => {
+    const user = await createUser(server.db, { name: 'Rita Admin' });
+    const company = await createCompany(server.db, user.id);
+    await server.db.company.update({ where: { id: company.id }, data: { plan: { ...(company.plan as object), calendar: 1 } } });
+    await server.db.user.update({ where: { id: user.id }, data: { defaultCompanyId: company.id } });
+    const queue = await server.db.queue.create({ data: { companyId: company.id, key: 'vendas', name: 'Vendas' } });
+    // Rita takes appointments herself too, so the visitor has a person and a queue to choose from.
+    await server.db.scheduleSettings.create({ data: { companyId: company.id, attendantId: user.id, timeZone: 'America/Sao_Paulo', windows: { create: [{ weekday: 1, startMinute: 540, endMinute: 600 }] } } });
+    const cookie = await signIn(server.db, user.id);
+
+    const rita = await newPage({ cookie, timezoneId: 'America/Sao_Paulo' });
+    await rita.goto(`${server.url}/i/schedule/edit`);
+    await rita.getByLabel('Availability').selectOption('queue');
+    await rita.getByLabel('Queue').waitFor();
+    expect(await rita.getByLabel('Queue').inputValue()).toBe(queue.id);
+    await rita.getByText('No times yet').waitFor();
+    for (let day = 1; day <= 5; day++) {
+      await rita.getByRole('button', { name: 'Add times' }).click();
+      await rita.getByLabel('Day').nth(day - 1).selectOption(String(day));
+    }
+    expect(await violations(rita), '/i/schedule/edit (queue)').toEqual([]);
+    await rita.getByRole('button', { name: 'Save' }).click();
+    await rita.getByText('Availability saved').waitFor();
+    const windows = await server.db.queueWindow.findMany({ where: { companyId: company.id, queueId: queue.id } });
+    expect(windows).toHaveLength(5);
+    expect(await server.db.queueSchedule.findFirstOrThrow({ where: { queueId: queue.id } })).toMatchObject({ setById: user.id, timeZone: 'America/Sao_Paulo' });
+
+    const visitor = await newPage({ timezoneId: 'Europe/Lisbon', width: 390 });
+    await visitor.goto(`${server.url}/${company.domain}/book`);
+    await visitor.getByLabel('With').selectOption({ label: 'Vendas (queue)' });
+    const firstSlot = visitor.locator('.schedule-day-slots button').first();
+    await firstSlot.waitFor({ timeout: budget(15_000) });
+    await firstSlot.click();
+    await visitor.getByLabel('Name').fill('Quim Cliente');
+    await visitor.getByLabel('E-mail').fill('quim@example.com');
+    await visitor.getByRole('button', { name: 'Book', exact: true }).click();
+    await visitor.getByText('Your appointment is booked').waitFor();
+    await visitor.getByText('Vendas (queue)').waitFor();
+    expect(await visitor.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    const booked = await server.db.appointment.findFirstOrThrow({ where: { companyId: company.id } });
+    expect(booked).toMatchObject({ status: 'booked', customerName: 'Quim Cliente', queueId: queue.id, attendantId: null });
+
+    // The admin sees it on /i/schedule, with the queue as "with whom".
+    await rita.goto(`${server.url}/i/schedule`);
+    await rita.locator('.schedule-item', { hasText: 'Quim Cliente' }).getByRole('link').click();
+    await rita.waitForURL(new RegExp(`/i/recent/schedule/${booked.id}$`));
+    await rita.getByText('Vendas (queue)').waitFor();
   });
 });

@@ -11,7 +11,7 @@ import { appointmentMail } from '../../src/server/modules/appointments/mail';
 const a = {
   id: '6f1c1d2e-0000-4000-8000-000000000001', companyId: 'c', attendantId: 'u', customerId: null, customerName: 'Carla', customerEmail: 'carla@example.com',
   start: new Date('2026-12-07T12:00:00Z'), end: new Date('2026-12-07T12:30:00Z'), status: 'booked', bookedStart: new Date('2026-12-07T12:00:00Z'),
-  eventId: null, conversationId: null, createdAt: new Date('2026-11-26T10:00:00Z'),
+  eventId: null, conversationId: null, queueId: null, createdAt: new Date('2026-11-26T10:00:00Z'),
 } satisfies Appointment;
 const who = { companyName: 'Acme', domain: 'acme', attendantName: 'Ana', publicUrl: 'https://atende.example', lang: 'en' as const };
 

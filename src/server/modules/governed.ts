@@ -66,6 +66,7 @@ export const CHECKED_IN_SERVICE: Readonly<Record<string, string>> = {
   'formsCustomer.*': "forms, checked on the form's company",
   'commerceView.*': "invent, checked on the budget's company (budgets and sales by id, the customer's answer, the PDFs)",
   'booking.slots / booking.book': "calendar, checked on the public page's company (booking.attendants answers [] without it)",
+  'booking.queueSlots / booking.bookQueue': "calendar, checked on the public page's company (booking.queues answers [] without it)",
   'queues.create / queues.update': 'sla, when the queue is saved with an SLA',
 };
 

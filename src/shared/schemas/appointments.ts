@@ -15,6 +15,7 @@ export const APPOINTMENT_MESSAGES = {
   nameRequired: 'Fill in all fields',
   email: 'Invalid email',
   badLink: 'This link is not valid',
+  queueNotBookable: 'This queue does not take appointments',
 } as const;
 const M = APPOINTMENT_MESSAGES;
 
@@ -54,6 +55,12 @@ const customerFields = {
 /** A member books for a customer (name and e-mail typed in). */
 export const bookInput = z.object({ ...inCompany, attendantId: id, start: instant, ...customerFields });
 export const rescheduleInput = z.object({ ...inCompany, appointmentId: id, start: instant });
+
+/** A queue's own availability (admins): the same settings, for one queue of the company. */
+export const queueScheduleInput = z.object({ ...inCompany, queueId: id, zone: z.string().max(64).optional() });
+export const saveQueueScheduleInput = saveScheduleInput.extend({ queueId: id });
+export const queueSlotsInput = z.object({ ...inCompany, queueId: id, ...range }).refine(rangeOk, M.range);
+export const queueBookInput = z.object({ ...inCompany, queueId: id, start: instant, ...customerFields });
 
 /** The public page: a visitor books for himself. */
 export const publicBookInput = bookInput;

@@ -2,7 +2,8 @@
  * /i/schedule/edit: my availability for appointments: weekly windows (a day, from, to; several a
  * day), the length of a slot, the minutes kept free after each, and the time zone the windows are
  * read in (09:00 stays 09:00 there across daylight-saving changes). The server checks it again
- * (shared/domain/appointments.ts scheduleProblems).
+ * (shared/domain/appointments.ts scheduleProblems). An admin may choose "for a queue" instead:
+ * the same settings as that queue's own availability (customers then book the queue, not a person).
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Plus, Trash2 } from 'lucide-react';
@@ -26,14 +27,44 @@ const zones = () => {
 
 export function AvailabilityPage() {
   const { t } = useLingui();
-  return <MemberScreen title={t`My availability`} className="schedule-page">{(company) => <AvailabilityForm domain={company.domain} />}</MemberScreen>;
+  return <MemberScreen title={t`My availability`} className="schedule-page">{(company) => <AvailabilityChoice domain={company.domain} />}</MemberScreen>;
 }
 
-function AvailabilityForm({ domain }: { domain: string }) {
+/** Admins choose whose availability they edit: their own (a person) or a queue's. */
+function AvailabilityChoice({ domain }: { domain: string }) {
+  const { t } = useLingui();
+  const queues = trpc.appointments.queues.useQuery({ domain }, { retry: false });
+  const [kind, setKind] = useState<'person' | 'queue'>('person');
+  const [queueId, setQueueId] = useState('');
+  const list = queues.data ?? [];
+  const chosen = kind === 'queue' ? (list.find((q) => q.queueId === queueId) ?? list[0]) : undefined;
+  return (
+    <>
+      {list.length > 0 && (
+        <div className="schedule-edit-numbers">
+          <SelectField
+            label={t`Availability`}
+            options={[{ value: 'person', label: t`For a person (me)` }, { value: 'queue', label: t`For a queue` }]}
+            value={kind}
+            onChange={(e) => setKind(e.target.value === 'queue' ? 'queue' : 'person')}
+          />
+          {kind === 'queue' && (
+            <SelectField label={t`Queue`} options={list.map((q) => ({ value: q.queueId, label: q.name }))} value={chosen?.queueId ?? ''} onChange={(e) => setQueueId(e.target.value)} />
+          )}
+        </div>
+      )}
+      <AvailabilityForm key={chosen?.queueId ?? 'me'} domain={domain} queueId={chosen?.queueId} />
+    </>
+  );
+}
+
+function AvailabilityForm({ domain, queueId }: { domain: string; queueId?: string }) {
   const { t, i18n } = useLingui();
   const message = useCalendarMessage();
   const utils = trpc.useUtils();
-  const current = trpc.appointments.schedule.useQuery({ domain, zone: browserTimeZone() }, { retry: false });
+  const mine = trpc.appointments.schedule.useQuery({ domain, zone: browserTimeZone() }, { retry: false, enabled: !queueId });
+  const queue = trpc.appointments.queueSchedule.useQuery({ domain, queueId: queueId ?? '', zone: browserTimeZone() }, { retry: false, enabled: !!queueId });
+  const current = queueId ? queue : mine;
   const [timeZone, setTimeZone] = useState(browserTimeZone());
   const [slotMinutes, setSlot] = useState(30);
   const [bufferMinutes, setBuffer] = useState(0);
@@ -46,12 +77,19 @@ function AvailabilityForm({ domain }: { domain: string }) {
     setBuffer(current.data.bufferMinutes);
     setWindows(current.data.windows);
   }, [current.data]);
-  const save = trpc.appointments.saveSchedule.useMutation({
+  const saveMine = trpc.appointments.saveSchedule.useMutation({
     onSuccess: (data) => {
       utils.appointments.schedule.setData({ domain, zone: browserTimeZone() }, data);
       toast.ok(t`Availability saved`);
     },
   });
+  const saveQueue = trpc.appointments.saveQueueSchedule.useMutation({
+    onSuccess: (data) => {
+      utils.appointments.queueSchedule.setData({ domain, queueId: queueId ?? '', zone: browserTimeZone() }, data);
+      toast.ok(t`Availability saved`);
+    },
+  });
+  const save = queueId ? saveQueue : saveMine;
   if (current.isPending) return <LoadingSkeleton variant="form" />;
   if (current.error) return <RefusalState title={t`Appointments unavailable`} message={message(current.error)} />;
 
@@ -66,7 +104,9 @@ function AvailabilityForm({ domain }: { domain: string }) {
         e.preventDefault();
         setChecked(true);
         if (scheduleProblems({ timeZone, slotMinutes, bufferMinutes, windows }).length) return;
-        save.mutate({ domain, timeZone, slotMinutes, bufferMinutes, windows });
+        const v = { domain, timeZone, slotMinutes, bufferMinutes, windows };
+        if (queueId) saveQueue.mutate({ ...v, queueId });
+        else saveMine.mutate(v);
       }}
     >
       <p className="muted">

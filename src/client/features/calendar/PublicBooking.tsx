@@ -16,7 +16,8 @@ import { useCalendarMessage } from './texts';
 /** On /{emp}: "Book an appointment", only when someone can be booked. */
 export function BookingLink({ domain }: { domain: string }) {
   const offer = trpc.booking.attendants.useQuery({ domain }, { staleTime: 60_000 });
-  if (!offer.data?.length) return null;
+  const queues = trpc.booking.queues.useQuery({ domain }, { staleTime: 60_000 });
+  if (!offer.data?.length && !queues.data?.length) return null;
   return (
     <ButtonLink variant="secondary" icon={CalendarPlus} to={`/${domain}/book`}>
       <Trans>Book an appointment</Trans>
@@ -30,9 +31,21 @@ export function BookPage() {
   const domain = useParams().emp!;
   const message = useCalendarMessage();
   const me = trpc.auth.me.useQuery();
-  const offer = trpc.booking.attendants.useQuery({ domain }, { retry: false });
+  const people = trpc.booking.attendants.useQuery({ domain }, { retry: false });
+  const queues = trpc.booking.queues.useQuery({ domain }, { retry: false });
+  // One list to choose from: the people ('u:' keys) and the queues ('q:' keys, named as queues).
+  const offer = {
+    isPending: people.isPending || queues.isPending,
+    error: people.error ?? queues.error,
+    data: [
+      ...(people.data ?? []).map((a) => ({ key: `u:${a.userId}`, name: a.name })),
+      ...(queues.data ?? []).map((q) => ({ key: `q:${q.queueId}`, name: t`${q.name} (queue)` })),
+    ],
+  };
   const [done, setDone] = useState<{ start: string | Date; end: string | Date; with: string; email: string } | null>(null);
   const book = trpc.booking.book.useMutation();
+  const bookQueue = trpc.booking.bookQueue.useMutation();
+  const booking = book.isPending || bookQueue.isPending;
   const user = me.data?.user;
   let body;
   if (offer.isPending || me.isPending) body = <LoadingSkeleton variant="form" />;
@@ -49,19 +62,24 @@ export function BookPage() {
   } else {
     body = (
       <BookingForm
-        attendants={offer.data}
+        choices={offer.data}
         known={user && !user.anonymous ? { name: user.name ?? '', email: user.email ?? '' } : undefined}
-        useSlots={(attendantId, range) => {
-          const q = trpc.booking.slots.useQuery({ domain, attendantId, ...range }, { enabled: !!attendantId });
-          return { data: q.data, isPending: q.isPending, error: q.error && { message: message(q.error) ?? '' } };
+        useSlots={(key, range) => {
+          const attendantId = key.startsWith('u:') ? key.slice(2) : '';
+          const queueId = key.startsWith('q:') ? key.slice(2) : '';
+          const a = trpc.booking.slots.useQuery({ domain, attendantId, ...range }, { enabled: !!attendantId });
+          const q = trpc.booking.queueSlots.useQuery({ domain, queueId, ...range }, { enabled: !!queueId });
+          const r = queueId ? q : a;
+          return { data: r.data, isPending: r.isPending, error: r.error && { message: message(r.error) ?? '' } };
         }}
-        book={(v) =>
-          book.mutate({ domain, ...v }, {
-            onSuccess: (r) => setDone({ start: r.start, end: r.end, with: offer.data.find((a) => a.userId === v.attendantId)?.name ?? '', email: v.email }),
-          })
-        }
-        pending={book.isPending}
-        error={message(book.error)}
+        book={({ key, ...v }) => {
+          const onSuccess = (r: { start: string | Date; end: string | Date }) =>
+            setDone({ start: r.start, end: r.end, with: offer.data.find((a) => a.key === key)?.name ?? '', email: v.email });
+          if (key.startsWith('q:')) bookQueue.mutate({ domain, queueId: key.slice(2), ...v }, { onSuccess });
+          else book.mutate({ domain, attendantId: key.slice(2), ...v }, { onSuccess });
+        }}
+        pending={booking}
+        error={message(book.error ?? bookQueue.error)}
       />
     );
   }
@@ -115,7 +133,7 @@ export function CancelBookingPage() {
             </div>
           )}
           {asking === 'move' && (
-            <MoveByLinkDialog input={input} attendantId={a.attendantId} onDone={() => { setAsking(null); void view.refetch(); }} onClose={() => setAsking(null)} />
+            <MoveByLinkDialog input={input} attendantId={a.attendantId} queueId={a.queueId} onDone={() => { setAsking(null); void view.refetch(); }} onClose={() => setAsking(null)} />
           )}
           {asking === 'cancel' && (
             <ConfirmDialog
@@ -144,9 +162,10 @@ export function CancelBookingPage() {
 }
 
 /** The customer picks another free time of the same attendant (shown in their own zone). */
-function MoveByLinkDialog({ input, attendantId, onDone, onClose }: {
+function MoveByLinkDialog({ input, attendantId, queueId, onDone, onClose }: {
   input: { domain: string; appointmentId: string; token: string };
-  attendantId: string;
+  attendantId: string | null;
+  queueId: string | null;
   onDone: () => void;
   onClose: () => void;
 }) {
@@ -155,7 +174,10 @@ function MoveByLinkDialog({ input, attendantId, onDone, onClose }: {
   const [page, setPage] = useState(0);
   const [now] = useState(() => Date.now());
   const [start, setStart] = useState<string | null>(null);
-  const slots = trpc.booking.slots.useQuery({ domain: input.domain, attendantId, ...slotRange(page, now) });
+  const range = slotRange(page, now);
+  const person = trpc.booking.slots.useQuery({ domain: input.domain, attendantId: attendantId ?? '', ...range }, { enabled: !queueId });
+  const queue = trpc.booking.queueSlots.useQuery({ domain: input.domain, queueId: queueId ?? '', ...range }, { enabled: !!queueId });
+  const slots = queueId ? queue : person;
   const move = trpc.booking.rescheduleByLink.useMutation({
     onSuccess: () => {
       toast.ok(t`Appointment moved; we sent you an e-mail`);

@@ -146,12 +146,12 @@ function MemberBookDialog({ domain, onClose }: { domain: string; onClose: () => 
         <EmptyState title={t`Nobody takes appointments yet`} description={t`Set your free times in My availability.`} />
       ) : (
         <BookingForm
-          attendants={attendants.data}
+          choices={attendants.data.map((a) => ({ key: a.userId, name: a.name }))}
           useSlots={(attendantId, range) => {
             const q = trpc.appointments.slots.useQuery({ domain, attendantId, ...range }, { enabled: !!attendantId });
             return { data: q.data, isPending: q.isPending, error: q.error && { message: message(q.error) ?? '' } };
           }}
-          book={(v) => book.mutate({ domain, ...v })}
+          book={({ key, ...v }) => book.mutate({ domain, attendantId: key, ...v })}
           pending={book.isPending}
           error={message(book.error)}
         />
@@ -197,7 +197,7 @@ function AppointmentView({ domain, id }: { domain: string; id: string }) {
           [t`Customer`, a.customerName || '—'],
           [t`E-mail`, a.customerEmail || '—'],
           [t`When`, `${when(a)} (${Intl.DateTimeFormat().resolvedOptions().timeZone})`],
-          [t`With`, a.attendantName],
+          [t`With`, a.queueId ? t`${a.queueName} (queue)` : a.attendantName],
           [t`State`, <StateBadge key="s" a={a} />],
         ]}
       />
@@ -228,7 +228,11 @@ function MoveDialog({ domain, appointment, onDone, onClose }: { domain: string; 
   const [page, setPage] = useState(0);
   const [now] = useState(() => Date.now());
   const [start, setStart] = useState<string | null>(null);
-  const slots = trpc.appointments.slots.useQuery({ domain, attendantId: appointment.attendantId, ...slotRange(page, now) });
+  // A queue's appointment moves among the queue's free times (the public offer), a person's among theirs.
+  const range = slotRange(page, now);
+  const mine = trpc.appointments.slots.useQuery({ domain, attendantId: appointment.attendantId ?? '', ...range }, { enabled: !appointment.queueId });
+  const queue = trpc.booking.queueSlots.useQuery({ domain, queueId: appointment.queueId ?? '', ...range }, { enabled: !!appointment.queueId });
+  const slots = appointment.queueId ? queue : mine;
   const move = trpc.appointments.reschedule.useMutation({ onSuccess: onDone });
   return (
     <ModalDialog

@@ -78,24 +78,24 @@ export function SlotGrid({ slots, isPending, value, onChange, page, onPage }: {
   );
 }
 
-/** Attendant + slot + name + e-mail; `book` is the side's mutation. */
-export function BookingForm({ attendants, useSlots, book, pending, error, known }: {
-  attendants: { userId: string; name: string }[];
-  useSlots: (attendantId: string, range: { from: string; to: string }) => { data?: { slots: SlotLike[] }; isPending: boolean; error?: { message: string } | null };
-  book: (v: { attendantId: string; start: string; name: string; email: string }) => void;
+/** With whom (a person or a queue, by key) + slot + name + e-mail; `book` is the side's mutation. */
+export function BookingForm({ choices, useSlots, book, pending, error, known }: {
+  choices: { key: string; name: string }[];
+  useSlots: (key: string, range: { from: string; to: string }) => { data?: { slots: SlotLike[] }; isPending: boolean; error?: { message: string } | null };
+  book: (v: { key: string; start: string; name: string; email: string }) => void;
   pending: boolean;
   error: string | null;
   known?: { name?: string; email?: string };
 }) {
   const { t } = useLingui();
-  const [attendantId, setAttendantId] = useState(attendants[0]?.userId ?? '');
+  const [key, setKey] = useState(choices[0]?.key ?? '');
   const [page, setPage] = useState(0);
   const [range] = useState(() => ({ now: Date.now() }));
   const [start, setStart] = useState<string | null>(null);
   const [name, setName] = useState(known?.name ?? '');
   const [email, setEmail] = useState(known?.email ?? '');
   const [missing, setMissing] = useState(false);
-  const slots = useSlots(attendantId, slotRange(page, range.now));
+  const slots = useSlots(key, slotRange(page, range.now));
   return (
     <form
       className="settings-form schedule-book"
@@ -104,16 +104,16 @@ export function BookingForm({ attendants, useSlots, book, pending, error, known 
         e.preventDefault();
         if (!start || !name.trim() || !email.trim()) return setMissing(true);
         setMissing(false);
-        book({ attendantId, start, name: name.trim(), email: email.trim() });
+        book({ key, start, name: name.trim(), email: email.trim() });
       }}
     >
-      {attendants.length > 1 && (
+      {choices.length > 1 && (
         <SelectField
           label={t`With`}
-          options={attendants.map((a) => ({ value: a.userId, label: a.name }))}
-          value={attendantId}
+          options={choices.map((a) => ({ value: a.key, label: a.name }))}
+          value={key}
           onChange={(e) => {
-            setAttendantId(e.target.value);
+            setKey(e.target.value);
             setStart(null);
           }}
         />

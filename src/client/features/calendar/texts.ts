@@ -25,6 +25,7 @@ const TEXTS: Record<string, MessageDescriptor> = {
   [A.schedule]: msg`Check the availability: slots of 5 to 480 minutes, a buffer of at most 240, windows that do not overlap`,
   [A.range]: msg`Choose a range of at most 62 days`,
   [A.badLink]: msg`This link is not valid`,
+  [A.queueNotBookable]: msg`This queue does not take appointments`,
 };
 
 export function useCalendarMessage() {

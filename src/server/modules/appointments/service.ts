@@ -4,6 +4,9 @@
  * or by a visitor on the company's public page. A booking and the attendant's calendar event
  * (fromAgendamento, reminded 15 minutes before) are written in one transaction; the unique index on
  * (attendantId, bookedStart) refuses a second booking of a slot, however the requests race.
+ * A queue's own availability (queues.ts) books the same way, with a Target { queueId }: the
+ * appointment has the queue and no attendant, (queueId, bookedStart) is its unique index, and the
+ * queue's people (admins and its groups' members) stand where the attendant stood.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
@@ -21,6 +24,11 @@ import { createServiceRequest } from '../service/shared';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { appointmentMail, attendantMovedMail, type AppointmentMailKind } from './mail';
 import { companyLanguage, serverText, userLanguage } from '../../i18n';
+import { bookableQueueSchedule, loadQueueSchedule, queuePeople } from './queues';
+
+/** Whose slots: an attendant's, or a queue's own availability (no attendant yet). */
+export type Target = { attendantId: string; queueId?: undefined } | { queueId: string; attendantId?: undefined };
+const targetOf = (a: Pick<Appointment, 'attendantId' | 'queueId'>): Target => (a.queueId ? { queueId: a.queueId } : { attendantId: a.attendantId ?? '' });
 
 export type AppointmentDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'mailer' | 'config' | 'logger'>;
 export interface AppointmentsContext extends AppointmentDeps {
@@ -76,44 +84,67 @@ async function bookableSchedule(db: AppDeps['db'], companyId: string, attendantI
   return plainSchedule(s);
 }
 
-async function bookedAround(db: AppDeps['db'], attendantId: string, from: Date, to: Date, except?: string) {
+async function bookedAround(db: AppDeps['db'], target: Target, from: Date, to: Date, except?: string) {
   const rows = await db.appointment.findMany({
-    where: { attendantId, status: 'booked', start: { lt: new Date(to.getTime() + DAY) }, end: { gt: new Date(from.getTime() - DAY) }, ...(except && { id: { not: except } }) },
+    where: { ...(target.queueId ? { queueId: target.queueId } : { attendantId: target.attendantId }), status: 'booked', start: { lt: new Date(to.getTime() + DAY) }, end: { gt: new Date(from.getTime() - DAY) }, ...(except && { id: { not: except } }) },
     select: { start: true, end: true },
   });
   return rows;
 }
 
-export async function slots(db: AppDeps['db'], now: Date, companyId: string, attendantId: string, from: Date, to: Date) {
-  const schedule = await bookableSchedule(db, companyId, attendantId);
-  const booked = await bookedAround(db, attendantId, from, to);
+/** The schedule of an attendant or of a queue, refused unless it takes appointments in this company. */
+async function targetSchedule(db: AppDeps['db'], companyId: string, target: Target) {
+  return target.queueId ? (await bookableQueueSchedule(db, companyId, target.queueId)).schedule : bookableSchedule(db, companyId, target.attendantId ?? '');
+}
+
+export async function slots(db: AppDeps['db'], now: Date, companyId: string, target: Target, from: Date, to: Date) {
+  const schedule = await targetSchedule(db, companyId, target);
+  const booked = await bookedAround(db, target, from, to);
   return { timeZone: schedule.timeZone, slotMinutes: schedule.slotMinutes, slots: freeSlots(schedule, booked, from, to, now) };
 }
 
 const isSlotTaken = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 
-async function people(db: AppDeps['db'], ids: string[]) {
-  const rows = await db.user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } });
+async function people(db: AppDeps['db'], ids: (string | null)[]) {
+  const rows = await db.user.findMany({ where: { id: { in: [...new Set(ids.filter((i): i is string => !!i))] } }, select: { id: true, name: true } });
   return new Map(rows.map((u) => [u.id, u.name ?? '']));
 }
 
-/** A text in the attendant's own language (their notifications). */
-async function attendantText(db: AppDeps['db'], attendantId: string, key: Parameters<typeof serverText>[1]) {
-  return serverText(userLanguage(await db.user.findUnique({ where: { id: attendantId }, select: { language: true } })), key);
+/** Who is told about an appointment: its attendant, or the queue's people (admins and its groups' members). */
+async function audience(db: AppDeps['db'], a: Pick<Appointment, 'companyId' | 'attendantId' | 'queueId'>) {
+  if (a.queueId) return queuePeople(db, a.companyId, a.queueId);
+  return a.attendantId ? [a.attendantId] : [];
+}
+
+/** With whom, as the customer reads it, and in which zone: the attendant's name or the queue's. */
+async function withWhom(db: AppDeps['db'], a: Pick<Appointment, 'companyId' | 'attendantId' | 'queueId'>) {
+  if (a.queueId) {
+    const [q, s] = await Promise.all([db.queue.findUnique({ where: { id: a.queueId }, select: { name: true } }), loadQueueSchedule(db, a.companyId, a.queueId)]);
+    return { name: q?.name ?? '', timeZone: s?.timeZone ?? 'UTC' };
+  }
+  const [names, s] = await Promise.all([people(db, [a.attendantId]), a.attendantId ? loadSchedule(db, a.companyId, a.attendantId) : null]);
+  return { name: names.get(a.attendantId ?? '') ?? '', timeZone: s?.timeZone ?? 'UTC' };
+}
+
+/** One notification per person, each in their own language. */
+async function notifyAll(tx: Prisma.TransactionClient, userIds: string[], key: Parameters<typeof serverText>[1], row: Omit<Parameters<typeof createNotifications>[1][number], 'userId' | 'title'>) {
+  if (userIds.length === 0) return [];
+  const users = await tx.user.findMany({ where: { id: { in: userIds } }, select: { id: true, language: true } });
+  return createNotifications(tx, users.map((u) => ({ ...row, userId: u.id, title: serverText(userLanguage(u), key) })));
 }
 
 /** The customer's e-mail; a failure is logged, never undoes the booking. */
 async function mailCustomer(deps: AppointmentDeps, company: Company, a: Appointment, kind: AppointmentMailKind) {
   if (!a.customerEmail) return;
   try {
-    const [settings, names] = await Promise.all([loadSchedule(deps.db, company.id, a.attendantId), people(deps.db, [a.attendantId])]);
+    const whom = await withWhom(deps.db, a);
     // A rising SEQUENCE lets the customer's calendar replace the entry it has.
     const sequence = Math.max(0, Math.floor((deps.clock.now().getTime() - a.createdAt.getTime()) / 1000));
     const who = {
-      companyName: company.name, domain: company.domain, attendantName: names.get(a.attendantId) ?? '', publicUrl: deps.config.publicUrl,
+      companyName: company.name, domain: company.domain, attendantName: whom.name, publicUrl: deps.config.publicUrl,
       cancelUrl: cancelUrl(deps.config, company.domain, a.id), lang: companyLanguage(company),
     };
-    await deps.mailer.send(appointmentMail(a, who, settings?.timeZone ?? 'UTC', kind, sequence));
+    await deps.mailer.send(appointmentMail(a, who, whom.timeZone, kind, sequence));
   } catch (err) {
     deps.logger.error({ err, appointmentId: a.id }, 'appointment e-mail failed');
   }
@@ -144,10 +175,10 @@ async function byLink(deps: AppointmentDeps, company: Company, appointmentId: st
 /** What the customer's cancel page shows: when, with whom, and whether it can still be cancelled. */
 export async function appointmentByLink(deps: AppointmentDeps, company: Company, appointmentId: string, token: string) {
   const a = await byLink(deps, company, appointmentId, token);
-  const [names, settings] = await Promise.all([people(deps.db, [a.attendantId]), loadSchedule(deps.db, company.id, a.attendantId)]);
+  const whom = await withWhom(deps.db, a);
   return {
-    start: a.start, end: a.end, attendantId: a.attendantId, attendantName: names.get(a.attendantId) ?? '', customerName: a.customerName,
-    timeZone: settings?.timeZone ?? 'UTC', cancelled: a.status === 'cancelled', started: a.start <= deps.clock.now(),
+    start: a.start, end: a.end, attendantId: a.attendantId, queueId: a.queueId, attendantName: whom.name, customerName: a.customerName,
+    timeZone: whom.timeZone, cancelled: a.status === 'cancelled', started: a.start <= deps.clock.now(),
   };
 }
 
@@ -165,29 +196,29 @@ export async function cancelByLink(deps: AppointmentDeps, company: Company, appo
   const a = await byLink(deps, company, appointmentId, token);
   if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
   if (a.start <= deps.clock.now()) throw fail('BAD_REQUEST', M.past);
-  const title = await attendantText(deps.db, a.attendantId, 'apptCancelledByCustomer');
+  const told = await audience(deps.db, a);
   const { updated, notifications } = await deps.db.$transaction(async (tx) => {
     const updated = await cancelRows(tx, a);
-    const notifications = await createNotifications(tx, [{
-      companyId: company.id, userId: a.attendantId, type: 'appointmentCancelled', title,
-      subtitle: `${a.customerName} · ${a.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
-    }]);
+    const notifications = await notifyAll(tx, told, 'apptCancelledByCustomer', {
+      companyId: company.id, type: 'appointmentCancelled', subtitle: `${a.customerName} · ${a.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
+    });
     return { updated, notifications };
   });
   pushNotifications(deps.realtime, notifications);
-  tellAttendant(deps, a);
+  tellPeople(deps, a, told);
   await mailCustomer(deps, company, updated, 'cancelled');
   return { ok: true };
 }
 
-function tellAttendant(deps: Pick<AppDeps, 'realtime'>, a: Pick<Appointment, 'id' | 'attendantId' | 'eventId'>) {
-  deps.realtime.toUsers([a.attendantId], 'appointments:changed', { appointmentId: a.id });
-  if (a.eventId) deps.realtime.toUsers([a.attendantId], 'calendar:changed', { eventId: a.eventId });
+function tellPeople(deps: Pick<AppDeps, 'realtime'>, a: Pick<Appointment, 'id' | 'eventId'>, userIds: string[]) {
+  if (userIds.length === 0) return;
+  deps.realtime.toUsers(userIds, 'appointments:changed', { appointmentId: a.id });
+  if (a.eventId) deps.realtime.toUsers(userIds, 'calendar:changed', { eventId: a.eventId });
 }
 
 export interface Booking {
   company: Company;
-  attendantId: string;
+  target: Target;
   start: Date;
   customerId: string | null;
   name: string;
@@ -198,20 +229,25 @@ export interface Booking {
 
 /** Books one free slot: the appointment, its calendar event and reminder, in one transaction. */
 export async function book(deps: AppointmentDeps, b: Booking) {
-  const schedule = await bookableSchedule(deps.db, b.company.id, b.attendantId);
+  const queue = b.target.queueId ? await bookableQueueSchedule(deps.db, b.company.id, b.target.queueId) : null;
+  const schedule = queue ? queue.schedule : await bookableSchedule(deps.db, b.company.id, b.target.attendantId!);
   const now = deps.clock.now();
-  const slot = isFreeSlot(schedule, await bookedAround(deps.db, b.attendantId, b.start, b.start), b.start, now);
+  const slot = isFreeSlot(schedule, await bookedAround(deps.db, b.target, b.start, b.start), b.start, now);
   if (!slot) throw fail('CONFLICT', M.slotTaken);
-  const title = await attendantText(deps.db, b.attendantId, 'apptNew');
+  const attendantId = b.target.attendantId ?? null, queueId = b.target.queueId ?? null;
+  const told = await audience(deps.db, { companyId: b.company.id, attendantId, queueId });
+  // A queue's event belongs to the admin who set its availability; its people are participants.
+  const creatorId = queue ? queue.setById : attendantId!;
   let created: { appointment: Appointment; notifications: Awaited<ReturnType<typeof createNotifications>> };
   try {
     created = await deps.db.$transaction(async (tx) => {
       const appointment = await tx.appointment.create({
-        data: { companyId: b.company.id, attendantId: b.attendantId, customerId: b.customerId, customerName: b.name, customerEmail: b.email, start: slot.start, end: slot.end, bookedStart: slot.start },
+        data: { companyId: b.company.id, attendantId, queueId, customerId: b.customerId, customerName: b.name, customerEmail: b.email, start: slot.start, end: slot.end, bookedStart: slot.start },
       });
       const event = await insertEvent(tx, now, {
-        companyId: b.company.id, creatorId: b.attendantId, title: eventTitle(`Appointment: ${b.name}`), description: b.email,
+        companyId: b.company.id, creatorId, title: eventTitle(`Appointment: ${b.name}`), description: b.email,
         start: slot.start, end: slot.end, timeZone: schedule.timeZone, remind: true, appointmentId: appointment.id,
+        participantIds: told.filter((u) => u !== creatorId),
       });
       const withEvent = await tx.appointment.update({ where: { id: appointment.id }, data: { eventId: event.id } });
       // A customer with an account (a visitor's too) gets a conversation at the booked time.
@@ -220,10 +256,9 @@ export async function book(deps: AppointmentDeps, b: Booking) {
           data: { companyId: b.company.id, task: 'appointmentOpen', startAt: slot.start, eventId: event.id, occurrenceStart: slot.start, occurrenceEnd: slot.end, options: { idAgendamento: appointment.id } },
         });
       }
-      const notifications = b.bookedBy.id === b.attendantId ? [] : await createNotifications(tx, [{
-        companyId: b.company.id, userId: b.attendantId, type: 'appointmentBooked', title,
-        subtitle: `${b.name} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${appointment.id}`,
-      }]);
+      const notifications = await notifyAll(tx, told.filter((u) => u !== b.bookedBy.id), 'apptNew', {
+        companyId: b.company.id, type: 'appointmentBooked', subtitle: `${b.name} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${appointment.id}`,
+      });
       return { appointment: withEvent, notifications };
     });
   } catch (err) {
@@ -232,34 +267,48 @@ export async function book(deps: AppointmentDeps, b: Booking) {
     throw err;
   }
   pushNotifications(deps.realtime, created.notifications);
-  tellAttendant(deps, created.appointment);
+  tellPeople(deps, created.appointment, told);
   await mailCustomer(deps, b.company, created.appointment, 'booked');
   return { id: created.appointment.id, start: created.appointment.start, end: created.appointment.end };
 }
 
-/** An appointment of this company that I may see and change: mine as attendant, or any if I am an admin. */
+/** An appointment of this company that I may see and change: mine as attendant or as one of its queue's people, or any if I am an admin. */
 async function loadMine(ctx: AppointmentsContext, appointmentId: string) {
   const a = await ctx.db.appointment.findFirst({ where: { id: appointmentId, companyId: ctx.company.id } });
-  if (!a || (a.attendantId !== ctx.user.id && !ctx.member.isAdmin)) throw fail('NOT_FOUND', M.notFound);
-  return a;
+  if (!a) throw fail('NOT_FOUND', M.notFound);
+  if (a.attendantId === ctx.user.id || ctx.member.isAdmin) return a;
+  if (a.queueId && (await queuePeople(ctx.db, ctx.company.id, a.queueId)).includes(ctx.user.id)) return a;
+  throw fail('NOT_FOUND', M.notFound);
+}
+
+/** The queues whose appointments I see: all if I am an admin, else those of my groups. */
+async function myQueueIds(ctx: AppointmentsContext) {
+  const rows = await ctx.db.queue.findMany({
+    where: { companyId: ctx.company.id, ...(!ctx.member.isAdmin && { groups: { some: { group: { members: { some: { memberId: ctx.member.id } } } } } }) },
+    select: { id: true }, take: 500,
+  });
+  return rows.map((q) => q.id);
 }
 
 async function view(ctx: AppointmentsContext, rows: Appointment[]) {
   const names = await people(ctx.db, rows.map((a) => a.attendantId));
+  const queueIds = [...new Set(rows.map((a) => a.queueId).filter((q): q is string => !!q))];
+  const queues = new Map((await ctx.db.queue.findMany({ where: { id: { in: queueIds } }, select: { id: true, name: true } })).map((q) => [q.id, q.name]));
   const now = ctx.clock.now();
   return rows.map((a) => ({
     id: a.id, start: a.start, end: a.end, status: a.status, customerName: a.customerName, customerEmail: a.customerEmail,
-    attendantId: a.attendantId, attendantName: names.get(a.attendantId) ?? '', eventId: a.eventId, conversationId: a.conversationId,
+    attendantId: a.attendantId, attendantName: a.attendantId ? names.get(a.attendantId) ?? '' : '',
+    queueId: a.queueId, queueName: a.queueId ? queues.get(a.queueId) ?? '' : '', eventId: a.eventId, conversationId: a.conversationId,
     past: a.end <= now, mine: a.attendantId === ctx.user.id,
   }));
 }
 
 export async function listMine(ctx: AppointmentsContext, when: 'upcoming' | 'past') {
   const now = ctx.clock.now();
-  const base = { companyId: ctx.company.id, attendantId: ctx.user.id };
+  const base = { companyId: ctx.company.id, OR: [{ attendantId: ctx.user.id }, { queueId: { in: await myQueueIds(ctx) } }] };
   const rows = when === 'upcoming'
     ? await ctx.db.appointment.findMany({ where: { ...base, status: 'booked', end: { gt: now } }, orderBy: { start: 'asc' }, take: 200 })
-    : await ctx.db.appointment.findMany({ where: { ...base, OR: [{ end: { lte: now } }, { status: 'cancelled' }] }, orderBy: { start: 'desc' }, take: 200 });
+    : await ctx.db.appointment.findMany({ where: { ...base, AND: [{ OR: [{ end: { lte: now } }, { status: 'cancelled' }] }] }, orderBy: { start: 'desc' }, take: 200 });
   return view(ctx, rows);
 }
 
@@ -273,7 +322,7 @@ export async function cancel(ctx: AppointmentsContext, appointmentId: string) {
   const a = await loadMine(ctx, appointmentId);
   if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
   const updated = await ctx.db.$transaction((tx) => cancelRows(tx, a));
-  tellAttendant(ctx, a);
+  tellPeople(ctx, a, await audience(ctx.db, a));
   await mailCustomer(ctx, ctx.company, updated, 'cancelled');
   return { ok: true };
 }
@@ -292,10 +341,11 @@ async function moveAppointment(deps: AppointmentDeps, company: Company, a: Appoi
   if (a.status === 'cancelled') throw fail('BAD_REQUEST', M.alreadyCancelled);
   const now = deps.clock.now();
   if (a.start <= now) throw fail('BAD_REQUEST', M.past);
-  const schedule = await bookableSchedule(deps.db, company.id, a.attendantId);
-  const slot = isFreeSlot(schedule, await bookedAround(deps.db, a.attendantId, start, start, a.id), start, now);
+  const target = targetOf(a);
+  const schedule = await targetSchedule(deps.db, company.id, target);
+  const slot = isFreeSlot(schedule, await bookedAround(deps.db, target, start, start, a.id), start, now);
   if (!slot) throw fail('CONFLICT', M.slotTaken);
-  const title = byCustomer ? await attendantText(deps.db, a.attendantId, 'apptMovedByCustomer') : '';
+  const told = await audience(deps.db, a);
   let moved: { updated: Appointment; notifications: Awaited<ReturnType<typeof createNotifications>> };
   try {
     moved = await deps.db.$transaction(async (tx) => {
@@ -308,10 +358,9 @@ async function moveAppointment(deps: AppointmentDeps, company: Company, a: Appoi
           data: { startAt: slot.start, occurrenceStart: slot.start, occurrenceEnd: slot.end },
         });
       }
-      const notifications = byCustomer ? await createNotifications(tx, [{
-        companyId: company.id, userId: a.attendantId, type: 'appointmentMoved', title,
-        subtitle: `${a.customerName} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
-      }]) : [];
+      const notifications = byCustomer ? await notifyAll(tx, told, 'apptMovedByCustomer', {
+        companyId: company.id, type: 'appointmentMoved', subtitle: `${a.customerName} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${a.id}`,
+      }) : [];
       return { updated, notifications };
     });
   } catch (err) {
@@ -319,7 +368,7 @@ async function moveAppointment(deps: AppointmentDeps, company: Company, a: Appoi
     throw err;
   }
   pushNotifications(deps.realtime, moved.notifications);
-  tellAttendant(deps, a);
+  tellPeople(deps, a, told);
   await mailCustomer(deps, company, moved.updated, 'rescheduled');
   if (byCustomer) await mailAttendant(deps, company, moved.updated);
   return { id: a.id, start: moved.updated.start, end: moved.updated.end };
@@ -327,6 +376,7 @@ async function moveAppointment(deps: AppointmentDeps, company: Company, a: Appoi
 
 /** The attendant's e-mail when the customer moved the booking, in the attendant's language. */
 async function mailAttendant(deps: AppointmentDeps, company: Company, a: Appointment) {
+  if (!a.attendantId) return; // a queue's appointment: its people were told in-app
   try {
     const [user, settings] = await Promise.all([
       deps.db.user.findUnique({ where: { id: a.attendantId }, select: { email: true, name: true, language: true } }),
@@ -358,22 +408,22 @@ export async function openAppointmentConversation(deps: Pick<AppDeps, 'db' | 're
   const [company, customer] = await Promise.all([deps.db.company.findUnique({ where: { id: a.companyId } }), deps.db.user.findUnique({ where: { id: a.customerId } })]);
   if (!company || !customer || companyBlocksWork(company)) return;
   const queues = await deps.db.queue.findMany({ where: { companyId: company.id, active: true, internal: false }, include: { groups: { select: { groupId: true } } }, orderBy: { createdAt: 'asc' } });
-  const queue = queues.find((q) => q.key !== 'faleconosco') ?? queues[0];
+  // A queue's appointment opens in its own queue (while it is active), else the first public one.
+  const queue = queues.find((q) => q.id === a.queueId) ?? queues.find((q) => q.key !== 'faleconosco') ?? queues[0];
   if (!queue) return;
-  const names = await people(deps.db, [a.attendantId]);
-  const title = await attendantText(deps.db, a.attendantId, 'apptWaiting');
+  const whom = await withWhom(deps.db, a);
+  const told = await audience(deps.db, a);
   const { conversation } = await createServiceRequest(deps, {
     company, queue, customer, type: CONVERSATION_TYPE.single, source: 'appointment',
-    text: `Appointment with ${names.get(a.attendantId) ?? ''} at ${a.start.toISOString()} (${a.customerName})`,
+    text: `Appointment with ${whom.name} at ${a.start.toISOString()} (${a.customerName})`,
   });
   const notifications = await deps.db.$transaction(async (tx) => {
     await tx.appointment.update({ where: { id: a.id }, data: { conversationId: conversation.id } });
     if (a.eventId) await tx.calendarEvent.updateMany({ where: { id: a.eventId }, data: { conversationId: conversation.id } });
-    return createNotifications(tx, [{
-      companyId: company.id, userId: a.attendantId, type: 'appointmentStarts', title,
-      subtitle: `${a.customerName} · ${queue.name}`, action: `/i/recent/chat/${conversation.id}`,
-    }]);
+    return notifyAll(tx, told, 'apptWaiting', {
+      companyId: company.id, type: 'appointmentStarts', subtitle: `${a.customerName} · ${queue.name}`, action: `/i/recent/chat/${conversation.id}`,
+    });
   });
   pushNotifications(deps.realtime, notifications);
-  tellAttendant(deps, a);
+  tellPeople(deps, a, told);
 }
