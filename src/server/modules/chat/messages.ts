@@ -19,7 +19,7 @@ import {
 } from '../../../shared/schemas/chat';
 import { activeMemberOf, notRefusedBy, assertMayWork, MESSAGE_INCLUDE, participation, seesComments, toMessage, visibleMessages, WRITE_TX, type ChatContext } from './context';
 import { lockFileKeys, unsharedFileKeys } from './files';
-import { appendMessage, emitMessage, RelaysNeedTransaction, type ChatMessage } from './service';
+import { appendMessage, appendOnItsOwn, emitMessage, type ChatMessage } from './service';
 
 const removalError = (code: string, httpCode: 'NOT_FOUND' | 'FORBIDDEN' | 'BAD_REQUEST' | 'INTERNAL_SERVER_ERROR', cause?: unknown) =>
   new TRPCError({ code: httpCode, message: withCode(M.messageRemoval, code), cause });
@@ -66,16 +66,9 @@ export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendI
   };
   let appended: Awaited<ReturnType<typeof appendMessage>>;
   try {
-    // One statement that is its own transaction (no BEGIN/COMMIT round trips, no interactive
-    // transaction held open). Comments, and conversations with channel customers (the function
-    // refuses those, writing nothing), need the transaction's other reads and writes.
-    const inTransaction = () => ctx.db.$transaction((tx) => appendMessage(tx, ctx.company.domain, message, ctx.clock.now()), WRITE_TX);
     appended = message.isComment
-      ? await inTransaction()
-      : await appendMessage(ctx.db, ctx.company.domain, message, ctx.clock.now(), { standalone: true }).catch((err: unknown) => {
-          if (err instanceof RelaysNeedTransaction) return inTransaction();
-          throw err;
-        });
+      ? await ctx.db.$transaction((tx) => appendMessage(tx, ctx.company.domain, message, ctx.clock.now()), WRITE_TX)
+      : await appendOnItsOwn(ctx.db, ctx.company.domain, message, ctx.clock.now());
   } catch (err) {
     // Two sends with the same clientId at once: the loser returns the winner's message.
     if ((err as { code?: string }).code === 'P2002') {

@@ -440,6 +440,19 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
 /** A standalone append refused because channel relays must be queued in the same transaction. */
 export class RelaysNeedTransaction extends Error {}
 
+/**
+ * Appends a message that is not part of a larger write: one statement that is its own transaction
+ * (no BEGIN/COMMIT round trips, no interactive transaction held open), or, where channel customers
+ * need their relay queued with it (the function refuses those, writing nothing), a short
+ * transaction. Comments need the transaction's other reads: callers append those in one.
+ */
+export function appendOnItsOwn(db: Db, domain: string, input: NewMessage, now: Date) {
+  return appendMessage(db, domain, input, now, { standalone: true }).catch((err: unknown) => {
+    if (err instanceof RelaysNeedTransaction) return db.$transaction((tx) => appendMessage(tx, domain, input, now), WRITE_TX);
+    throw err;
+  });
+}
+
 function needsTransaction(err: unknown): boolean {
   const e = err as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } }; message?: string };
   const cause = e?.meta?.driverAdapterError?.cause;

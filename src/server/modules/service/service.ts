@@ -14,12 +14,11 @@ import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type Servic
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, type transferInput } from '../../../shared/schemas/service';
 import type { Logger } from '../../logger';
-import { WRITE_TX } from '../chat/context';
-import { appendMessage } from '../chat/service';
+import { appendMessage, appendOnItsOwn } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { pushConversationUpdated, pushPositions, pushQueueAdded, pushTaken, queuePosition, queueViewers, toQueueRequest } from './events';
-import { appendInfo, assertPlanFeature, createServiceRequest, emitAll, fail, isConsultation, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
+import { appendInfo, assertPlanFeature, createServiceRequest, infoMessage, emitAll, fail, isConsultation, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
 export interface ServiceContext extends ServiceDeps {
@@ -155,8 +154,9 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
     if (!claim.won) throw fail('CONFLICT', M.alreadyTaken);
   }
   const c = { id: conversationId, companyId: ctx.company.id, queueId: claim.won.queueId };
-  // Its own transaction, right after the claim: a process dying in between leaves the request
-  // taken, with its responsible, without this line (docs/decisions.md, "The take: one statement").
+  // Written on its own right after the claim (one statement, or a short transaction where a
+  // channel customer's relay goes with it): a process dying in between leaves the request taken,
+  // with its responsible, without this line (docs/decisions.md, "The take: one statement").
   // The request is theirs from here on: a failure to post the line must not answer the winner
   // with an error (they would think they lost what they hold). A transaction that could not
   // start (P2028: no pooled connection in time, nothing was written) is tried again; anything
@@ -164,7 +164,7 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   let appended = null;
   for (let attempt = 1; ; attempt++) {
     try {
-      appended = await ctx.db.$transaction((tx) => appendInfo(tx, ctx.company.domain, c.id, { info: 'taken', params: { name: ctx.user.name } }, now), WRITE_TX);
+      appended = await appendOnItsOwn(ctx.db, ctx.company.domain, infoMessage(c.id, { info: 'taken', params: { name: ctx.user.name } }), now);
       break;
     } catch (err) {
       if ((err as { code?: string }).code === 'P2028' && attempt < 3) continue;

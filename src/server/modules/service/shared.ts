@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { rememberCustomer } from '../contacts/service';
 import type { ContactSource } from '../../../shared/domain/contacts';
 import type { Realtime } from '../../realtime';
-import { appendMessage, emitMessage, type ChatMessage } from '../chat/service';
+import { appendMessage, emitMessage, type ChatMessage, type NewMessage } from '../chat/service';
 import { createNotifications, pushNotifications } from '../notifications/service';
 import { pushPositions, pushQueueAdded, pushQueueRemoved, queuePosition, queueViewers } from './events';
 
@@ -64,7 +64,12 @@ export async function withNewProtocol<T>(db: Db, work: (tx: Tx, protocol: string
 
 /** Appends a server info message inside the caller's transaction. */
 export function appendInfo(tx: Tx, domain: string, conversationId: string, info: InfoMessage, now: Date) {
-  return appendMessage(tx, domain, { conversationId, authorId: null, type: 'info', text: infoText(info), data: info }, now);
+  return appendMessage(tx, domain, infoMessage(conversationId, info), now);
+}
+
+/** The info line of `info` in a conversation, as appendMessage takes it (no author: the system's). */
+export function infoMessage(conversationId: string, info: InfoMessage): NewMessage {
+  return { conversationId, authorId: null, type: 'info', text: infoText(info), data: info };
 }
 
 export function emitAll(realtime: Realtime, appended: ({ message: ChatMessage; recipients: string[] } | null | undefined)[]) {
