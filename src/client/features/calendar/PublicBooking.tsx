@@ -9,8 +9,8 @@ import { CalendarCheck, CalendarClock, CalendarPlus, CalendarX } from 'lucide-re
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { trpc } from '../../trpc';
-import { Button, ButtonLink, ConfirmDialog, EmptyState, Facts, FormError, LoadingSkeleton, ModalDialog, PageTitle, RefusalState, toast } from '../../ui';
-import { BookingForm, SlotGrid, slotRange } from './SlotPicker';
+import { Button, ButtonLink, ConfirmDialog, EmptyState, Facts, LoadingSkeleton, PageTitle, RefusalState, toast } from '../../ui';
+import { BookingForm, MoveToSlotDialog } from './SlotPicker';
 import { useCalendarMessage } from './texts';
 
 /** On /{emp}: "Book an appointment", only when someone can be booked. */
@@ -170,14 +170,6 @@ function MoveByLinkDialog({ input, attendantId, queueId, onDone, onClose }: {
   onClose: () => void;
 }) {
   const { t } = useLingui();
-  const message = useCalendarMessage();
-  const [page, setPage] = useState(0);
-  const [now] = useState(() => Date.now());
-  const [start, setStart] = useState<string | null>(null);
-  const range = slotRange(page, now);
-  const person = trpc.booking.slots.useQuery({ domain: input.domain, attendantId: attendantId ?? '', ...range }, { enabled: !queueId });
-  const queue = trpc.booking.queueSlots.useQuery({ domain: input.domain, queueId: queueId ?? '', ...range }, { enabled: !!queueId });
-  const slots = queueId ? queue : person;
   const move = trpc.booking.rescheduleByLink.useMutation({
     onSuccess: () => {
       toast.ok(t`Appointment moved; we sent you an e-mail`);
@@ -185,20 +177,16 @@ function MoveByLinkDialog({ input, attendantId, queueId, onDone, onClose }: {
     },
   });
   return (
-    <ModalDialog
+    <MoveToSlotDialog
       title={t`Choose another time`}
-      onCancel={onClose}
-      actions={
-        <>
-          <Button variant="quiet" onPress={onClose}><Trans>Close</Trans></Button>
-          <Button variant="primary" isDisabled={!start} isPending={move.isPending} onPress={() => start && move.mutate({ ...input, start })}>
-            <Trans>Move here</Trans>
-          </Button>
-        </>
-      }
-    >
-      <SlotGrid slots={slots.data?.slots} isPending={slots.isPending} value={start} onChange={setStart} page={page} onPage={setPage} />
-      <FormError message={message(move.error ?? slots.error)} />
-    </ModalDialog>
+      useSlots={(range) => {
+        const person = trpc.booking.slots.useQuery({ domain: input.domain, attendantId: attendantId ?? '', ...range }, { enabled: !queueId });
+        const queue = trpc.booking.queueSlots.useQuery({ domain: input.domain, queueId: queueId ?? '', ...range }, { enabled: !!queueId });
+        return queueId ? queue : person;
+      }}
+      move={move}
+      onMove={(start) => move.mutate({ ...input, start })}
+      onClose={onClose}
+    />
   );
 }

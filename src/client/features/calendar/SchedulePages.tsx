@@ -14,7 +14,7 @@ import { trpc } from '../../trpc';
 import { Badge, Button, ButtonLink, ConfirmDialog, EmptyState, Facts, FormError, LoadingSkeleton, ModalDialog, RefusalState, Tab, TabList, TabPanel, Tabs, toast } from '../../ui';
 import { MemberScreen } from '../service/MemberScreen';
 import { useSocketEvent } from '../service/live';
-import { BookingForm, SlotGrid, slotRange } from './SlotPicker';
+import { BookingForm, MoveToSlotDialog } from './SlotPicker';
 import { useCalendarMessage } from './texts';
 
 type Appointment = inferRouterOutputs<AppRouter>['appointments']['mine'][number];
@@ -224,31 +224,19 @@ function AppointmentView({ domain, id }: { domain: string; id: string }) {
 
 function MoveDialog({ domain, appointment, onDone, onClose }: { domain: string; appointment: Appointment; onDone: () => void; onClose: () => void }) {
   const { t } = useLingui();
-  const message = useCalendarMessage();
-  const [page, setPage] = useState(0);
-  const [now] = useState(() => Date.now());
-  const [start, setStart] = useState<string | null>(null);
-  // A queue's appointment moves among the queue's free times (the public offer), a person's among theirs.
-  const range = slotRange(page, now);
-  const mine = trpc.appointments.slots.useQuery({ domain, attendantId: appointment.attendantId ?? '', ...range }, { enabled: !appointment.queueId });
-  const queue = trpc.booking.queueSlots.useQuery({ domain, queueId: appointment.queueId ?? '', ...range }, { enabled: !!appointment.queueId });
-  const slots = appointment.queueId ? queue : mine;
   const move = trpc.appointments.reschedule.useMutation({ onSuccess: onDone });
   return (
-    <ModalDialog
+    <MoveToSlotDialog
       title={t`Move the appointment`}
-      onCancel={onClose}
-      actions={
-        <>
-          <Button variant="quiet" onPress={onClose}><Trans>Close</Trans></Button>
-          <Button variant="primary" isDisabled={!start} isPending={move.isPending} onPress={() => start && move.mutate({ domain, appointmentId: appointment.id, start })}>
-            <Trans>Move here</Trans>
-          </Button>
-        </>
-      }
-    >
-      <SlotGrid slots={slots.data?.slots} isPending={slots.isPending} value={start} onChange={setStart} page={page} onPage={setPage} />
-      <FormError message={message(move.error ?? slots.error)} />
-    </ModalDialog>
+      // A queue's appointment moves among the queue's free times (the public offer), a person's among theirs.
+      useSlots={(range) => {
+        const mine = trpc.appointments.slots.useQuery({ domain, attendantId: appointment.attendantId ?? '', ...range }, { enabled: !appointment.queueId });
+        const queue = trpc.booking.queueSlots.useQuery({ domain, queueId: appointment.queueId ?? '', ...range }, { enabled: !!appointment.queueId });
+        return appointment.queueId ? queue : mine;
+      }}
+      move={move}
+      onMove={(start) => move.mutate({ domain, appointmentId: appointment.id, start })}
+      onClose={onClose}
+    />
   );
 }

@@ -7,8 +7,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Button, EmptyState, FormError, LoadingSkeleton, SelectField, TextField } from '../../ui';
-import { browserTimeZone } from './texts';
+import { Button, EmptyState, FormError, LoadingSkeleton, ModalDialog, SelectField, TextField } from '../../ui';
+import { browserTimeZone, useCalendarMessage } from './texts';
 
 export interface SlotLike {
   start: string | Date;
@@ -128,5 +128,43 @@ export function BookingForm({ choices, useSlots, book, pending, error, known }: 
         </Button>
       </div>
     </form>
+  );
+}
+
+type SlotsQuery = { data?: { slots: SlotLike[] }; isPending: boolean; error: { message: string } | null };
+
+/**
+ * "Move to another time": two weeks of free times at a time and the move. Used by the member
+ * moving an appointment (/i/schedule) and by the customer through their e-mail link; each passes
+ * its side's query of the free times (`useSlots`, called as a hook on every render) and its move.
+ */
+export function MoveToSlotDialog({ title, useSlots, move, onMove, onClose }: {
+  title: string;
+  useSlots: (range: { from: string; to: string }) => SlotsQuery;
+  move: { isPending: boolean; error: { message: string } | null };
+  onMove: (start: string) => void;
+  onClose: () => void;
+}) {
+  const message = useCalendarMessage();
+  const [page, setPage] = useState(0);
+  const [now] = useState(() => Date.now());
+  const [start, setStart] = useState<string | null>(null);
+  const slots = useSlots(slotRange(page, now));
+  return (
+    <ModalDialog
+      title={title}
+      onCancel={onClose}
+      actions={
+        <>
+          <Button variant="quiet" onPress={onClose}><Trans>Close</Trans></Button>
+          <Button variant="primary" isDisabled={!start} isPending={move.isPending} onPress={() => start && onMove(start)}>
+            <Trans>Move here</Trans>
+          </Button>
+        </>
+      }
+    >
+      <SlotGrid slots={slots.data?.slots} isPending={slots.isPending} value={start} onChange={setStart} page={page} onPage={setPage} />
+      <FormError message={message(move.error ?? slots.error)} />
+    </ModalDialog>
   );
 }
