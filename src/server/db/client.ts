@@ -18,6 +18,10 @@ const pools = new WeakMap<object, pg.Pool>();
 export function createDb(url: string, opts: { poolSize?: number; onError?: (err: Error) => void } = {}): Db {
   const onError = opts.onError ?? (() => {});
   const pool = new pg.Pool({ ...pgConnectionFields(url), max: opts.poolSize ?? 10 });
+  // From the start, not only once the adapter connects (lazily, at Prisma's first query): `hotQuery`
+  // may use the pool first. And on every connection, checked out or idle.
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
   const adapter = new PrismaPg(pool, { onPoolError: onError, onConnectionError: onError, disposeExternalPool: true });
   const db = new PrismaClient({ adapter });
   pools.set(db, pool);
