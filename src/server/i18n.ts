@@ -21,6 +21,8 @@ const en = {
   inviteCancelledSubject: '{company}: "{title}" cancelled',
   inviteLine: '{inviter} invited you to "{title}".',
   inviteCancelledLine: '"{title}" was cancelled.',
+  inviteOccurrenceCancelledSubject: '{company}: "{title}" cancelled on {date}',
+  inviteOccurrenceCancelledLine: 'This occurrence of "{title}" was cancelled; the other dates stay as they are.',
   when: 'When: {when}',
   apptBookedSubject: 'Appointment confirmed with {company}',
   apptMovedSubject: 'Appointment with {company} moved',
@@ -55,6 +57,8 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     inviteCancelledSubject: '{company}: "{title}" foi cancelado',
     inviteLine: '{inviter} convidou você para "{title}".',
     inviteCancelledLine: '"{title}" foi cancelado.',
+    inviteOccurrenceCancelledSubject: '{company}: "{title}" cancelado em {date}',
+    inviteOccurrenceCancelledLine: 'Esta ocorrência de "{title}" foi cancelada; as outras datas continuam como estão.',
     when: 'Quando: {when}',
     apptBookedSubject: 'Agendamento confirmado com {company}',
     apptMovedSubject: 'Agendamento com {company} remarcado',
@@ -85,6 +89,8 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     inviteCancelledSubject: '{company}: "{title}" se ha cancelado',
     inviteLine: '{inviter} te ha invitado a "{title}".',
     inviteCancelledLine: '"{title}" se ha cancelado.',
+    inviteOccurrenceCancelledSubject: '{company}: "{title}" cancelado el {date}',
+    inviteOccurrenceCancelledLine: 'Esta fecha de "{title}" se ha cancelado; las demás siguen igual.',
     when: 'Cuándo: {when}',
     apptBookedSubject: 'Cita confirmada con {company}',
     apptMovedSubject: 'Cita con {company} cambiada',
@@ -115,6 +121,8 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     inviteCancelledSubject: '{company}: "{title}" è stato annullato',
     inviteLine: '{inviter} ti ha invitato a "{title}".',
     inviteCancelledLine: '"{title}" è stato annullato.',
+    inviteOccurrenceCancelledSubject: '{company}: "{title}" annullato il {date}',
+    inviteOccurrenceCancelledLine: 'Questa occorrenza di "{title}" è stata annullata; le altre date restano invariate.',
     when: 'Quando: {when}',
     apptBookedSubject: 'Appuntamento confermato con {company}',
     apptMovedSubject: 'Appuntamento con {company} spostato',
@@ -145,6 +153,8 @@ const TEXTS: Record<Lang, Record<Key, string>> = {
     inviteCancelledSubject: '{company}: „{title}“ wurde abgesagt',
     inviteLine: '{inviter} hat Sie zu „{title}“ eingeladen.',
     inviteCancelledLine: '„{title}“ wurde abgesagt.',
+    inviteOccurrenceCancelledSubject: '{company}: „{title}“ am {date} abgesagt',
+    inviteOccurrenceCancelledLine: 'Dieser Termin der Reihe „{title}“ wurde abgesagt; die anderen Termine bleiben bestehen.',
     when: 'Wann: {when}',
     apptBookedSubject: 'Termin bei {company} bestätigt',
     apptMovedSubject: 'Termin bei {company} verschoben',
@@ -185,4 +195,9 @@ const INTL: Record<Lang, string> = { en: 'en-GB', pt: 'pt-BR', es: 'es-ES', it: 
 /** A moment as the reader says it, in a zone they are told ("segunda-feira, 7 de dezembro de 2026 09:00 (America/Sao_Paulo)"). */
 export function formatWhen(at: Date, timeZone: string, lang: Lang) {
   return `${new Intl.DateTimeFormat(INTL[lang], { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(at)} (${timeZone})`;
+}
+
+/** A day as the reader says it, in the event's zone ("7 de dez. de 2026"), for a subject line. */
+export function formatDay(at: Date, timeZone: string, lang: Lang) {
+  return new Intl.DateTimeFormat(INTL[lang], { timeZone, dateStyle: 'medium' }).format(at);
 }

@@ -128,3 +128,67 @@ describe("a meeting's chat follows the event", () => {
     expect(conv.state).not.toBe(CONVERSATION_STATE.concluded);
   });
 });
+
+describe('a cancelled occurrence of a series', () => {
+  // Tuesdays 09:00 in São Paulo (12:00Z) from 1 December 2026.
+  const series = (domain: string, contactIds: string[]) => ({
+    domain, title: 'Weekly', start: '2026-12-01T12:00:00.000Z', end: '2026-12-01T13:00:00.000Z', timeZone: 'America/Sao_Paulo',
+    repeat: 'personalizarsemana', weekdays: ['ter'], contactIds,
+  });
+  const ics = (mail: { attachments: { contentType: string; content: string }[] }) => mail.attachments.find((a) => a.contentType.includes('text/calendar'))!.content;
+
+  it("mails its contacts that occurrence's cancellation (RECURRENCE-ID, METHOD:CANCEL) in the company's language, once", async () => {
+    const c = await company();
+    const lia = await contact(c.company.id, 'Lia');
+    const { id } = await c.admin.call('calendar.create', series(c.domain, [lia.id]));
+    await smtp.next(lia.email!); // the invitation
+    const cancel = (at: string) => c.admin.call('calendar.remove', { domain: c.domain, eventId: id, scope: 'occurrence', occurrenceStart: at });
+    expect(await cancel('2026-12-08T12:00:00.000Z')).toEqual({ effect: 'cancelOccurrence' });
+    const mail = await smtp.next(lia.email!);
+    // serviceCompany registers the company in Portuguese; the date is the occurrence's, in the event's zone.
+    expect(mail.subject).toBe(`${c.company.name}: "Weekly" cancelado em 8 de dez. de 2026`);
+    expect(mail.text).toContain('Olá Lia,');
+    expect(mail.text).toContain('Esta ocorrência de "Weekly" foi cancelada');
+    const parsed = vevent(ics(mail));
+    expect(parsed.method).toBe('CANCEL');
+    expect(parsed.event.uid).toBe(`${id}@${c.domain}`);
+    const raw = ics(mail).replace(/\r\n/g, '\n');
+    expect(raw).toContain('RECURRENCE-ID;TZID=America/Sao_Paulo:20261208T090000');
+    expect(raw).toContain('STATUS:CANCELLED');
+    expect(raw).not.toContain('RRULE');
+    // Cancelling it again mails nothing: the next mail Lia gets is the next cancellation.
+    await cancel('2026-12-08T12:00:00.000Z');
+    await cancel('2026-12-15T12:00:00.000Z');
+    expect(ics(await smtp.next(lia.email!)).replace(/\r\n/g, '\n')).toContain('RECURRENCE-ID;TZID=America/Sao_Paulo:20261215T090000');
+    // The rest of the series is untouched: it is still there, with those two dates gone.
+    const list = await c.admin.call('calendar.list', { domain: c.domain, from: '2026-12-01T00:00:00Z', to: '2026-12-23T00:00:00Z' }, 'query');
+    expect(list.map((o: { start: string }) => new Date(o.start).toISOString())).toEqual(['2026-12-01T12:00:00.000Z', '2026-12-22T12:00:00.000Z']);
+  });
+
+  it('a moved occurrence is cancelled at the time the contacts were last told', async () => {
+    const c = await company();
+    const lia = await contact(c.company.id, 'Lia');
+    const { id } = await c.admin.call('calendar.create', series(c.domain, [lia.id]));
+    await smtp.next(lia.email!);
+    await c.admin.call('calendar.update', { domain: c.domain, eventId: id, scope: 'occurrence', occurrenceStart: '2026-12-08T12:00:00.000Z', start: '2026-12-09T15:00:00.000Z' });
+    await c.admin.call('calendar.remove', { domain: c.domain, eventId: id, scope: 'occurrence', occurrenceStart: '2026-12-08T12:00:00.000Z' });
+    const raw = ics(await smtp.next(lia.email!)).replace(/\r\n/g, '\n');
+    expect(raw).toContain('RECURRENCE-ID;TZID=America/Sao_Paulo:20261208T090000');
+    expect(raw).toContain('DTSTART;TZID=America/Sao_Paulo:20261209T120000');
+  });
+
+  it("another company's member cannot cancel it: refused, nothing written, nobody mailed", async () => {
+    const c = await company();
+    const other = await company();
+    const lia = await contact(c.company.id, 'Lia');
+    const { id } = await c.admin.call('calendar.create', series(c.domain, [lia.id]));
+    await smtp.next(lia.email!);
+    const input = { eventId: id, scope: 'occurrence', occurrenceStart: '2026-12-08T12:00:00.000Z' };
+    expect((await other.admin.attempt('calendar.remove', { domain: other.domain, ...input })).error?.code).toBe('NOT_FOUND');
+    expect((await other.admin.attempt('calendar.remove', { domain: c.domain, ...input })).error?.code).toBe('FORBIDDEN');
+    expect(await server.db.calendarException.count({ where: { eventId: id } })).toBe(0);
+    // The next mail Lia gets is the one her own company sends.
+    await c.admin.call('calendar.remove', { domain: c.domain, ...input });
+    expect((await smtp.next(lia.email!)).subject).toContain('cancelado em');
+  });
+});

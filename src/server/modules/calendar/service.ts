@@ -14,7 +14,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../feeds/errors';
 import { companyLanguage, serverText, userLanguage } from '../../i18n';
 import { announceConversation, concludeMeetingConversation, insertMeetingConversation, leaveMeetingConversation, syncMeetingParticipants } from '../chat/service';
-import { inviteMail, type InviteKind } from './invite-mail';
+import { inviteMail, occurrenceCancelMail, type InviteKind, type Occurrence } from './invite-mail';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { syncReminders } from './reminders';
 
@@ -62,13 +62,15 @@ async function languagesOf(ctx: CalendarContext, ids: string[]) {
  * Contacts are not members: they learn of an event by e-mail, in the company's language, with an
  * .ics that puts it in their own calendar. A failed mail is logged; it never undoes the event.
  */
-async function mailContacts(ctx: CalendarContext, e: CalendarEvent, contacts: ContactRow[], kind: InviteKind) {
+async function mailContacts(ctx: CalendarContext, e: CalendarEvent, contacts: ContactRow[], kind: InviteKind | { cancelledOccurrence: Occurrence }) {
   const lang = companyLanguage(ctx.company);
   const sequence = Math.max(0, Math.floor((ctx.clock.now().getTime() - e.createdAt.getTime()) / 1000));
   for (const c of contacts) {
     if (!c.email) continue;
     try {
-      await ctx.mailer.send(inviteMail(e, { name: c.name, email: c.email }, { lang, companyName: ctx.company.name, domain: ctx.company.domain, inviterName: ctx.user.name ?? '', sequence }, kind));
+      const to = { name: c.name, email: c.email };
+      const context = { lang, companyName: ctx.company.name, domain: ctx.company.domain, inviterName: ctx.user.name ?? '', sequence };
+      await ctx.mailer.send(typeof kind === 'string' ? inviteMail(e, to, context, kind) : occurrenceCancelMail(e, kind.cancelledOccurrence, to, context));
     } catch (err) {
       ctx.logger.error({ err, eventId: e.id, contactId: c.id }, 'calendar invitation e-mail failed');
     }
@@ -398,6 +400,9 @@ export async function removeEvent(ctx: CalendarContext, input: z.output<typeof c
   if (effect === 'cancelOccurrence') {
     const key = input.occurrenceStart;
     if (!key || !isOccurrence(e, key)) throw fail('BAD_REQUEST', M.noOccurrence);
+    // Its time as the contacts last heard it (a moved occurrence keeps its key); once cancelled, it is not mailed again.
+    const current = occurrenceAt(e, key);
+    const already = e.exceptions.some((x) => x.occurrenceStart.getTime() === key.getTime() && x.cancelled);
     await ctx.db.$transaction(async (tx) => {
       await tx.calendarException.upsert({
         where: { eventId_occurrenceStart: { eventId: e.id, occurrenceStart: key } },
@@ -406,6 +411,9 @@ export async function removeEvent(ctx: CalendarContext, input: z.output<typeof c
       });
       await tx.scheduledTask.deleteMany({ where: { eventId: e.id, occurrenceStart: key, firedAt: null } });
     });
+    if (current && !already) {
+      await mailContacts(ctx, e, [...(await contactRows(ctx, e.contacts.map((c) => c.contactId))).values()], { cancelledOccurrence: current });
+    }
   } else {
     // The meeting's chat is concluded (state 9999), as a finished conversation is: its history stays
     // readable to those who took part, and it leaves the open lists.
