@@ -131,3 +131,118 @@ describe('booking a queue', () => {
     expect(await server.db.calendarEvent.count({ where: { companyId: c.company.id } })).toBe(1);
   });
 });
+
+/** A Monday at least `weeks` weeks after the clock's now, at hh:mm UTC (the queue's slots are 12:00Z, 12:45Z, 13:30Z). */
+function mondayAt(weeks: number, h: number, m = 0) {
+  const d = new Date(clock.now().getTime() + weeks * 7 * DAY);
+  d.setUTCHours(0, 0, 0, 0);
+  while (d.getUTCDay() !== 1) d.setTime(d.getTime() + DAY);
+  return new Date(d.getTime() + h * 3_600_000 + m * MIN).toISOString();
+}
+const memberIdOf = async (companyId: string, userId: string) =>
+  (await server.db.member.findUniqueOrThrow({ where: { companyId_userId: { companyId, userId } } })).id;
+const participantsOf = async (eventId: string) =>
+  (await server.db.calendarParticipant.findMany({ where: { eventId, removed: false }, select: { userId: true } })).map((p) => p.userId).sort();
+
+describe('a member books a queue slot for a customer (/i/schedule)', () => {
+  it("offers the company's bookable queues and their free slots, and books one with the public booking's rules", async () => {
+    const c = await setup();
+    const other = await setup();
+    // Caio is in no group of the queue: any member may book it for a customer, as for a colleague.
+    expect(await c.caio.call('appointments.bookableQueues', { domain: c.domain }, 'query')).toEqual([{ queueId: c.sales.id, name: 'Vendas' }]);
+    const start = mondayAt(1, 12, 45);
+    const range = { from: mondayAt(1, 0), to: mondayAt(1, 23) };
+    const { slots } = await c.caio.call('appointments.queueSlots', { domain: c.domain, queueId: c.sales.id, ...range }, 'query');
+    expect(slots.map((s: { start: string }) => iso(s.start))).toEqual([mondayAt(1, 12), start, mondayAt(1, 13, 30)]);
+    const { id } = await c.caio.call('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start, name: 'Olga', email: 'olga.member@example.com' });
+    const row = await server.db.appointment.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ queueId: c.sales.id, attendantId: null, customerId: null, customerName: 'Olga', status: 'booked' });
+    expect(iso(row.start)).toBe(start);
+    // The customer's confirmation names the queue; the queue's people get the event and the notice.
+    const mail = await smtp.next('olga.member@example.com');
+    expect(mail.text).toContain('Vendas');
+    const event = await server.db.calendarEvent.findUniqueOrThrow({ where: { id: row.eventId! } });
+    expect(event.creatorId).toBe(c.admin.userId);
+    expect(await participantsOf(event.id)).toEqual([c.bia.userId]);
+    expect(await server.db.notification.count({ where: { userId: c.bia.userId, type: 'appointmentBooked' } })).toBe(1);
+    // The slot is gone, a second booking of it is refused with the public page's words, and so is a time off the grid.
+    const again = await c.caio.call('appointments.queueSlots', { domain: c.domain, queueId: c.sales.id, ...range }, 'query');
+    expect(again.slots.map((s: { start: string }) => iso(s.start))).toEqual([mondayAt(1, 12), mondayAt(1, 13, 30)]);
+    expect((await c.bia.attempt('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start, name: 'Pia', email: 'pia@example.com' })).error)
+      .toMatchObject({ code: 'CONFLICT', message: SLOT_TAKEN });
+    expect((await c.bia.attempt('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start: mondayAt(1, 12, 10), name: 'Pia', email: 'pia@example.com' })).error)
+      .toMatchObject({ code: 'CONFLICT', message: SLOT_TAKEN });
+    // Bad input is a clear refusal.
+    expect((await c.bia.attempt('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start, name: ' ', email: 'pia@example.com' })).error?.code).toBe('BAD_REQUEST');
+
+    // Tenancy: another company's queue through ours is unknown, and nothing is written on either side.
+    const before = await server.db.appointment.count({ where: { companyId: { in: [c.company.id, other.company.id] } } });
+    expect((await c.caio.attempt('appointments.queueSlots', { domain: c.domain, queueId: other.sales.id, ...range }, 'query')).error)
+      .toMatchObject({ code: 'NOT_FOUND', message: NOT_BOOKABLE });
+    expect((await c.caio.attempt('appointments.bookQueue', { domain: c.domain, queueId: other.sales.id, start: mondayAt(1, 12), name: 'X', email: 'x@example.com' })).error)
+      .toMatchObject({ code: 'NOT_FOUND', message: NOT_BOOKABLE });
+    // A member of the other company cannot book in ours.
+    expect((await other.caio.attempt('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start: mondayAt(1, 12), name: 'X', email: 'x@example.com' })).error?.code)
+      .toBe('FORBIDDEN');
+    expect(await server.db.appointment.count({ where: { companyId: { in: [c.company.id, other.company.id] } } })).toBe(before);
+    // Without the plan flag: refused like every appointments procedure.
+    await server.db.company.update({ where: { id: c.company.id }, data: { plan: { ...(c.company.plan as object), calendar: 0 } } });
+    expect((await c.caio.attempt('appointments.bookableQueues', { domain: c.domain }, 'query')).error?.code).toBe('FORBIDDEN');
+    expect((await c.caio.attempt('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start: mondayAt(1, 12), name: 'X', email: 'x@example.com' })).error?.code).toBe('FORBIDDEN');
+  });
+
+  it('24 members booking one queue slot at once: one appointment, the rest told it is no longer available', async () => {
+    const c = await setup();
+    const start = mondayAt(2, 12);
+    const members = [c.admin, c.bia, c.caio, await c.attendant('Duda')];
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) =>
+      members[i % 4]!.attempt('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start, name: `M${i}`, email: `m${i}@example.com` })));
+    expect(results.filter((r) => r.data)).toHaveLength(1);
+    for (const r of results.filter((x) => x.error)) expect(r.error).toMatchObject({ code: 'CONFLICT', message: SLOT_TAKEN });
+    expect(await server.db.appointment.count({ where: { companyId: c.company.id } })).toBe(1);
+    expect(await server.db.calendarEvent.count({ where: { companyId: c.company.id } })).toBe(1);
+  });
+});
+
+describe("future queue appointments follow the queue's people", () => {
+  it('a member who joins the group joins the events of its future appointments; one who leaves, or is blocked, leaves them', async () => {
+    const c = await setup();
+    const other = await setup();
+    const group = (await server.db.queueGroup.findFirstOrThrow({ where: { queueId: c.sales.id } })).groupId;
+    const [biaMember, caioMember] = [await memberIdOf(c.company.id, c.bia.userId), await memberIdOf(c.company.id, c.caio.userId)];
+    const soon = await c.admin.call('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start: mondayAt(3, 12), name: 'Soon', email: 'soon@example.com' });
+    const later = await c.admin.call('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start: mondayAt(4, 12), name: 'Later', email: 'later@example.com' });
+    const eventOf = async (id: string) => (await server.db.appointment.findUniqueOrThrow({ where: { id } })).eventId!;
+    const [soonEvent, laterEvent] = [await eventOf(soon.id), await eventOf(later.id)];
+    expect(await participantsOf(laterEvent)).toEqual([c.bia.userId]);
+    const caioSees = async () => (await c.caio.call('calendar.list', { domain: c.domain, from: mondayAt(3, 0), to: mondayAt(4, 23) }, 'query'))
+      .map((o: { eventId: string }) => o.eventId).sort();
+
+    // Caio joins the queue's group: he is in both events, sees them, and is told.
+    await c.admin.call('groups.update', { domain: c.domain, groupId: group, memberIds: [biaMember, caioMember] });
+    expect(await participantsOf(laterEvent)).toEqual([c.bia.userId, c.caio.userId].sort());
+    expect(await caioSees()).toEqual([soonEvent, laterEvent].sort());
+
+    // The first appointment is over (its row says so; moving the clock weeks ahead would end the test's sessions):
+    // Bia leaving the group keeps her in its history, takes her out of the future one.
+    const over = new Date(clock.now().getTime() - 60 * MIN);
+    await server.db.appointment.update({ where: { id: soon.id }, data: { start: new Date(over.getTime() - 30 * MIN), end: over } });
+    await c.admin.call('members.setGroups', { domain: c.domain, memberId: biaMember, groupIds: [] });
+    expect(await participantsOf(soonEvent)).toEqual([c.bia.userId, c.caio.userId].sort());
+    expect(await participantsOf(laterEvent)).toEqual([c.caio.userId]);
+    expect((await c.bia.attempt('calendar.get', { domain: c.domain, eventId: laterEvent }, 'query')).error?.code).toBe('NOT_FOUND');
+
+    // Blocked, Caio leaves it too; unblocked, he is back. Nothing changes twice (idempotent).
+    await c.admin.call('members.block', { domain: c.domain, memberId: caioMember });
+    expect(await participantsOf(laterEvent)).toEqual([]);
+    await c.admin.call('members.unblock', { domain: c.domain, memberId: caioMember });
+    expect(await participantsOf(laterEvent)).toEqual([c.caio.userId]);
+    await c.admin.call('groups.update', { domain: c.domain, groupId: group, memberIds: [caioMember] });
+    expect(await server.db.calendarParticipant.count({ where: { eventId: laterEvent } })).toBe(1);
+
+    // Another company's admin cannot touch our group: refused, and the event's people are unchanged.
+    expect((await other.admin.attempt('groups.update', { domain: other.domain, groupId: group, memberIds: [] })).error?.code).toBe('NOT_FOUND');
+    expect((await other.admin.attempt('groups.update', { domain: c.domain, groupId: group, memberIds: [] })).error?.code).toBe('FORBIDDEN');
+    expect(await participantsOf(laterEvent)).toEqual([c.caio.userId]);
+  });
+});

@@ -126,34 +126,47 @@ function AppointmentList({ query, empty, onCancel }: {
   );
 }
 
+/** A person or a queue ('u:' and 'q:' keys, as on the public page), a free time of theirs, the customer. */
 function MemberBookDialog({ domain, onClose }: { domain: string; onClose: () => void }) {
   const { t } = useLingui();
   const message = useCalendarMessage();
   const utils = trpc.useUtils();
   const attendants = trpc.appointments.attendants.useQuery({ domain });
-  const book = trpc.appointments.book.useMutation({
-    onSuccess: () => {
-      toast.ok(t`Appointment booked; the customer gets an e-mail`);
-      void utils.appointments.mine.invalidate();
-      onClose();
-    },
-  });
+  const queues = trpc.appointments.bookableQueues.useQuery({ domain });
+  const onSuccess = () => {
+    toast.ok(t`Appointment booked; the customer gets an e-mail`);
+    void utils.appointments.mine.invalidate();
+    onClose();
+  };
+  const book = trpc.appointments.book.useMutation({ onSuccess });
+  const bookQueue = trpc.appointments.bookQueue.useMutation({ onSuccess });
+  const choices = [
+    ...(attendants.data ?? []).map((a) => ({ key: `u:${a.userId}`, name: a.name })),
+    ...(queues.data ?? []).map((q) => ({ key: `q:${q.queueId}`, name: t`${q.name} (queue)` })),
+  ];
   return (
     <ModalDialog title={t`Book for a customer`} onCancel={onClose} actions={<Button variant="quiet" onPress={onClose}><Trans>Close</Trans></Button>}>
-      {attendants.isPending ? (
+      {attendants.isPending || queues.isPending ? (
         <LoadingSkeleton variant="form" />
-      ) : !attendants.data?.length ? (
+      ) : !choices.length ? (
         <EmptyState title={t`Nobody takes appointments yet`} description={t`Set your free times in My availability.`} />
       ) : (
         <BookingForm
-          choices={attendants.data.map((a) => ({ key: a.userId, name: a.name }))}
-          useSlots={(attendantId, range) => {
-            const q = trpc.appointments.slots.useQuery({ domain, attendantId, ...range }, { enabled: !!attendantId });
-            return { data: q.data, isPending: q.isPending, error: q.error && { message: message(q.error) ?? '' } };
+          choices={choices}
+          useSlots={(key, range) => {
+            const attendantId = key.startsWith('u:') ? key.slice(2) : '';
+            const queueId = key.startsWith('q:') ? key.slice(2) : '';
+            const a = trpc.appointments.slots.useQuery({ domain, attendantId, ...range }, { enabled: !!attendantId });
+            const q = trpc.appointments.queueSlots.useQuery({ domain, queueId, ...range }, { enabled: !!queueId });
+            const r = queueId ? q : a;
+            return { data: r.data, isPending: r.isPending, error: r.error && { message: message(r.error) ?? '' } };
           }}
-          book={({ key, ...v }) => book.mutate({ domain, attendantId: key, ...v })}
-          pending={book.isPending}
-          error={message(book.error)}
+          book={({ key, ...v }) => {
+            if (key.startsWith('q:')) bookQueue.mutate({ domain, queueId: key.slice(2), ...v });
+            else book.mutate({ domain, attendantId: key.slice(2), ...v });
+          }}
+          pending={book.isPending || bookQueue.isPending}
+          error={message(book.error ?? bookQueue.error)}
         />
       )}
     </ModalDialog>

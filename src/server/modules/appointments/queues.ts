@@ -5,6 +5,7 @@
  * participants of its calendar event; the admin who saved the availability is the event's creator.
  */
 import type { z } from 'zod';
+import type { Prisma } from '../../../generated/prisma/client';
 import { scheduleProblems, type ScheduleLike } from '../../../shared/domain/appointments';
 import { APPOINTMENT_MESSAGES as M, type saveQueueScheduleInput } from '../../../shared/schemas/appointments';
 import type { AppDeps } from '../../deps';
@@ -79,7 +80,7 @@ export async function bookableQueueSchedule(db: Db, companyId: string, queueId: 
 }
 
 /** The queue's people: the company's active admins and the active members of the queue's groups. */
-export async function queuePeople(db: Db, companyId: string, queueId: string) {
+export async function queuePeople(db: Db | Prisma.TransactionClient, companyId: string, queueId: string) {
   const rows = await db.member.findMany({
     where: {
       companyId, inviteAccepted: true, blocked: false, removed: false,
@@ -88,4 +89,62 @@ export async function queuePeople(db: Db, companyId: string, queueId: string) {
     select: { userId: true }, take: 500,
   });
   return [...new Set(rows.map((r) => r.userId))];
+}
+
+/**
+ * Who belongs to a company's queues is read and written under this lock: a change of membership
+ * takes it exclusively before following it into the events (followQueuePeople), a queue booking
+ * shares it while it reads the queue's people, so neither writes an event from a stale list.
+ */
+export async function lockQueuePeople(tx: Prisma.TransactionClient, companyId: string, shared: boolean) {
+  const key = `atende:queue-people:${companyId}`;
+  if (shared) await tx.$queryRaw`SELECT pg_advisory_xact_lock_shared(hashtext(${key}))::text`;
+  else await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))::text`;
+}
+
+/** The events whose participants followQueuePeople changed, and the people who came or went. */
+export type Followed = { eventId: string; appointmentId: string; userIds: string[] }[];
+
+/**
+ * A queue's booked appointments that have not ended follow the queue's people (decisions.md):
+ * called in the transaction that changed a group, a queue's groups or a member's state, it adds
+ * the people who now belong as participants of each event and removes those who no longer do
+ * (one who removed himself from the event and still belongs stays removed). Past appointments keep
+ * the people they had. Idempotent: a second call changes nothing.
+ */
+export async function followQueuePeople(tx: Prisma.TransactionClient, companyId: string, now: Date): Promise<Followed> {
+  await lockQueuePeople(tx, companyId, false);
+  const booked = await tx.appointment.findMany({
+    where: { companyId, queueId: { not: null }, eventId: { not: null }, status: 'booked', end: { gt: now } },
+    select: { id: true, queueId: true, eventId: true }, take: 2000,
+  });
+  if (booked.length === 0) return [];
+  const people = new Map<string, Set<string>>();
+  for (const queueId of new Set(booked.map((a) => a.queueId!))) people.set(queueId, new Set(await queuePeople(tx, companyId, queueId)));
+  const events = await tx.calendarEvent.findMany({
+    where: { companyId, id: { in: booked.map((a) => a.eventId!) } },
+    select: { id: true, creatorId: true, participants: { select: { userId: true } } },
+  });
+  const byEvent = new Map(events.map((e) => [e.id, e]));
+  const followed: Followed = [];
+  for (const a of booked) {
+    const e = byEvent.get(a.eventId!);
+    if (!e) continue;
+    const want = people.get(a.queueId!)!;
+    const have = new Set(e.participants.map((p) => p.userId));
+    const joined = [...want].filter((u) => u !== e.creatorId && !have.has(u));
+    const left = [...have].filter((u) => !want.has(u));
+    if (left.length) await tx.calendarParticipant.deleteMany({ where: { eventId: e.id, userId: { in: left } } });
+    if (joined.length) await tx.calendarParticipant.createMany({ data: joined.map((userId) => ({ eventId: e.id, userId })), skipDuplicates: true });
+    if (joined.length || left.length) followed.push({ eventId: e.id, appointmentId: a.id, userIds: [...joined, ...left] });
+  }
+  return followed;
+}
+
+/** After the commit: the people who joined or left see their calendar and appointments change. */
+export function tellFollowed(realtime: AppDeps['realtime'], followed: Followed) {
+  for (const f of followed) {
+    realtime.toUsers(f.userIds, 'calendar:changed', { eventId: f.eventId });
+    realtime.toUsers(f.userIds, 'appointments:changed', { appointmentId: f.appointmentId });
+  }
 }

@@ -14,6 +14,8 @@
  *   booking.byLink q / cancelByLink m {domain, appointmentId, token}: the e-mail's signed cancel link
  *   booking.rescheduleByLink m {domain, appointmentId, token, start}: the customer moves it to another free slot
  *   appointments.queues q -> (admins) the company's queues; queueSchedule q {queueId, zone?} / saveQueueSchedule m: a queue's own availability
+ *   appointments.bookableQueues q / queueSlots q {queueId, from, to} / bookQueue m {queueId, start, name, email}:
+ *   a member books a queue's free slot for a customer (the public bookQueue's rules and unique slot)
  *   booking.queues q {domain} / queueSlots q {domain, queueId, from, to} / bookQueue m {domain, queueId, start, name, email}:
  *   a queue's slot; the appointment is the queue's, with no attendant yet
  * Socket: appointments:changed {appointmentId} to the attendant.
@@ -48,6 +50,11 @@ export const appointmentsRouter = router({
   queueSchedule: planned.input(queueScheduleInput).query(({ ctx, input }) =>
     queues.getQueueSchedule(ctx, input.queueId, input.zone && isTimeZone(input.zone) ? input.zone : undefined)),
   saveQueueSchedule: planned.input(saveQueueScheduleInput).mutation(({ ctx, input }) => queues.saveQueueSchedule(ctx, input)),
+  bookableQueues: planned.query(({ ctx }) => queues.bookableQueues(ctx.db, ctx.company.id)),
+  queueSlots: planned.input(queueSlotsInput).query(({ ctx, input }) =>
+    appointments.slots(ctx.db, ctx.clock.now(), ctx.company.id, { queueId: input.queueId }, input.from, input.to)),
+  bookQueue: planned.input(queueBookInput).mutation(({ ctx, input }) =>
+    appointments.book(ctx, { company: ctx.company, target: { queueId: input.queueId }, start: input.start, customerId: null, name: input.name, email: input.email, bookedBy: ctx.user })),
 });
 
 export const bookingRouter = router({

@@ -24,7 +24,7 @@ import { createServiceRequest } from '../service/shared';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
 import { appointmentMail, attendantMovedMail, type AppointmentMailKind } from './mail';
 import { companyLanguage, serverText, userLanguage } from '../../i18n';
-import { bookableQueueSchedule, loadQueueSchedule, queuePeople } from './queues';
+import { bookableQueueSchedule, loadQueueSchedule, lockQueuePeople, queuePeople } from './queues';
 
 /** Whose slots: an attendant's, or a queue's own availability (no attendant yet). */
 export type Target = { attendantId: string; queueId?: undefined } | { queueId: string; attendantId?: undefined };
@@ -111,7 +111,7 @@ async function people(db: AppDeps['db'], ids: (string | null)[]) {
 }
 
 /** Who is told about an appointment: its attendant, or the queue's people (admins and its groups' members). */
-async function audience(db: AppDeps['db'], a: Pick<Appointment, 'companyId' | 'attendantId' | 'queueId'>) {
+async function audience(db: AppDeps['db'] | Prisma.TransactionClient, a: Pick<Appointment, 'companyId' | 'attendantId' | 'queueId'>) {
   if (a.queueId) return queuePeople(db, a.companyId, a.queueId);
   return a.attendantId ? [a.attendantId] : [];
 }
@@ -235,12 +235,15 @@ export async function book(deps: AppointmentDeps, b: Booking) {
   const slot = isFreeSlot(schedule, await bookedAround(deps.db, b.target, b.start, b.start), b.start, now);
   if (!slot) throw fail('CONFLICT', M.slotTaken);
   const attendantId = b.target.attendantId ?? null, queueId = b.target.queueId ?? null;
-  const told = await audience(deps.db, { companyId: b.company.id, attendantId, queueId });
   // A queue's event belongs to the admin who set its availability; its people are participants.
   const creatorId = queue ? queue.setById : attendantId!;
-  let created: { appointment: Appointment; notifications: Awaited<ReturnType<typeof createNotifications>> };
+  let created: { appointment: Appointment; notifications: Awaited<ReturnType<typeof createNotifications>>; told: string[] };
   try {
     created = await deps.db.$transaction(async (tx) => {
+      // The queue's people are read under the lock a change of membership takes (queues.ts), so an
+      // event never keeps a list that a concurrent change has already followed.
+      if (queueId) await lockQueuePeople(tx, b.company.id, true);
+      const told = await audience(tx, { companyId: b.company.id, attendantId, queueId });
       const appointment = await tx.appointment.create({
         data: { companyId: b.company.id, attendantId, queueId, customerId: b.customerId, customerName: b.name, customerEmail: b.email, start: slot.start, end: slot.end, bookedStart: slot.start },
       });
@@ -259,7 +262,7 @@ export async function book(deps: AppointmentDeps, b: Booking) {
       const notifications = await notifyAll(tx, told.filter((u) => u !== b.bookedBy.id), 'apptNew', {
         companyId: b.company.id, type: 'appointmentBooked', subtitle: `${b.name} · ${slot.start.toISOString()}`, action: `/i/recent/schedule/${appointment.id}`,
       });
-      return { appointment: withEvent, notifications };
+      return { appointment: withEvent, notifications, told };
     });
   } catch (err) {
     // Another booking won the race for this slot between our check and our insert.
@@ -267,7 +270,7 @@ export async function book(deps: AppointmentDeps, b: Booking) {
     throw err;
   }
   pushNotifications(deps.realtime, created.notifications);
-  tellPeople(deps, created.appointment, told);
+  tellPeople(deps, created.appointment, created.told);
   await mailCustomer(deps, b.company, created.appointment, 'booked');
   return { id: created.appointment.id, start: created.appointment.start, end: created.appointment.end };
 }

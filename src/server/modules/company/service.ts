@@ -19,6 +19,7 @@ import { activeAdminUserIds, announceMembersChanged, createNotifications, pushNo
 import { hit, LIMITS, RateLimitedError } from '../identity/rate-limit';
 import { sendVerificationEmail } from '../identity/service';
 import { memberPermissions } from '../profiles/permissions';
+import { followQueuePeople, tellFollowed, type Followed } from '../appointments/queues';
 
 /** The company-scoped service context: the member procedure has already resolved both. */
 export interface CompanyContext {
@@ -321,6 +322,7 @@ export async function joinCompany(deps: JoinDeps, user: User, domain: string): P
   const email = user.email?.toLowerCase() ?? null;
   await requireVerifiedForMailInvite(deps, user, company, email);
 
+  let followed: Followed = [];
   const result = await deps.db.$transaction(async (tx) => {
     await lockCompany(tx, company.id);
     const existing = await tx.member.findUnique({ where: { companyId_userId: { companyId: company.id, userId: user.id } } });
@@ -355,6 +357,8 @@ export async function joinCompany(deps: JoinDeps, user: User, domain: string): P
     });
     if (flags.inviteAccepted) {
       await addToDefaultGroup(tx, company.id, member.id);
+      // Coming in joins the default group, and with it the future appointments of its queues.
+      followed = await followQueuePeople(tx, company.id, now);
       return { state: 'active' as const, notifications: [] };
     }
     const who = user.name || user.email || 'Someone';
@@ -373,6 +377,7 @@ export async function joinCompany(deps: JoinDeps, user: User, domain: string): P
     return { state: 'waiting' as const, notifications };
   });
   pushNotifications(deps.realtime, result.notifications);
+  tellFollowed(deps.realtime, followed);
   await announceMembersChanged(deps, company);
   return { state: result.state };
 }

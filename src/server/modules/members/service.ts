@@ -12,6 +12,7 @@ import { addToDefaultGroup, lockCompany, memberFlags, upsertInvite, type Company
 import type { AppDeps } from '../../deps';
 import { callsDepsOf, dropFromCompanyCalls, endRingsOf } from '../calls/service';
 import { announceMembersChanged, createNotifications, pushNotifications, type NewNotification } from '../notifications/service';
+import { followQueuePeople, tellFollowed } from '../appointments/queues';
 
 type Tx = Prisma.TransactionClient;
 
@@ -69,7 +70,7 @@ async function transition(
   afterCommit?: (before: Member, after: Member) => Promise<void> | void,
 ) {
   const { db, company } = deps;
-  const { before, member, notifications } = await db.$transaction(async (tx) => {
+  const { before, member, notifications, followed } = await db.$transaction(async (tx) => {
     await lockCompany(tx, company.id);
     const before = await tx.member.findFirst({ where: { id: memberId, companyId: company.id } });
     if (!before) throw new TRPCError({ code: 'NOT_FOUND', message: MEMBER_NOT_FOUND });
@@ -82,10 +83,13 @@ async function transition(
     }
     const after = await tx.member.update({ where: { id: before.id }, data: flags });
     const rows = (await effect?.(tx, before, after)) ?? [];
-    return { before, member: after, notifications: await createNotifications(tx, rows) };
+    // Active or not, admin or not, in a group or not: the future queue appointments follow.
+    const followed = await followQueuePeople(tx, company.id, deps.clock.now());
+    return { before, member: after, notifications: await createNotifications(tx, rows), followed };
   });
   await afterCommit?.(before, member);
   pushNotifications(deps.realtime, notifications);
+  tellFollowed(deps.realtime, followed);
   await announceMembersChanged(deps, company);
   return { id: member.id, state: memberState(member), isAdmin: member.isAdmin, profile: member.profile };
 }
@@ -150,17 +154,19 @@ export async function setMemberProfile(deps: MembersDeps, memberId: string, prof
 }
 
 /** Replaces the member's groups; every group must be the company's own. */
-export async function setMemberGroups({ db, company }: CompanyContext, memberId: string, groupIds: string[]) {
+export async function setMemberGroups({ db, company, clock, realtime }: CompanyContext & Pick<AppDeps, 'clock' | 'realtime'>, memberId: string, groupIds: string[]) {
   const unique = [...new Set(groupIds)];
-  return db.$transaction(async (tx) => {
+  const { followed, ...result } = await db.$transaction(async (tx) => {
     const member = await tx.member.findFirst({ where: { id: memberId, companyId: company.id }, select: { id: true } });
     if (!member) throw new TRPCError({ code: 'NOT_FOUND', message: MEMBER_NOT_FOUND });
     const groups = await tx.group.findMany({ where: { id: { in: unique }, companyId: company.id }, select: { id: true } });
     if (groups.length !== unique.length) throw new TRPCError({ code: 'NOT_FOUND', message: 'Group not found' });
     await tx.groupMember.deleteMany({ where: { memberId } });
     await tx.groupMember.createMany({ data: unique.map((groupId) => ({ groupId, memberId })) });
-    return { id: memberId, groupIds: unique };
+    return { id: memberId, groupIds: unique, followed: await followQueuePeople(tx, company.id, clock.now()) };
   });
+  tellFollowed(realtime, followed);
+  return result;
 }
 
 // ---- invitations by e-mail --------------------------------------------------------------------

@@ -5,8 +5,12 @@ import { QUEUE_MESSAGES as M, type createGroupInput, type createQueueInput, type
 import { requirePlan } from '../company/plan';
 import type { CompanyContext } from '../company/service';
 import { readContactUs } from '../settings/service';
+import type { AppDeps } from '../../deps';
+import { followQueuePeople, tellFollowed, type Followed } from '../appointments/queues';
 
 type Tx = Prisma.TransactionClient;
+/** Changes of who serves a queue: its future appointments' events follow them (appointments/queues.ts). */
+type Following = CompanyContext & Pick<AppDeps, 'clock' | 'realtime'>;
 
 const notFound = (message: string) => new TRPCError({ code: 'NOT_FOUND', message });
 const refuse = (message: string) => new TRPCError({ code: 'BAD_REQUEST', message });
@@ -120,9 +124,10 @@ export async function createQueue({ db, company }: CompanyContext, input: z.outp
   return presentQueue(created, 0);
 }
 
-export async function updateQueue(ctx: CompanyContext, input: z.output<typeof updateQueueInput>) {
+export async function updateQueue(ctx: Following, input: z.output<typeof updateQueueInput>) {
   const { db, company } = ctx;
   assertSlaAllowed(company, input.sla);
+  let followed: Followed = [];
   await db.$transaction(async (tx) => {
     await lockQueues(tx, company.id);
     const queue = await tx.queue.findFirst({ where: { id: input.queueId, companyId: company.id }, select: { id: true } });
@@ -131,12 +136,14 @@ export async function updateQueue(ctx: CompanyContext, input: z.output<typeof up
       await assertGroupsOfCompany(tx, company.id, input.groupIds);
       await tx.queueGroup.deleteMany({ where: { queueId: queue.id } });
       await tx.queueGroup.createMany({ data: [...new Set(input.groupIds)].map((groupId) => ({ queueId: queue.id, groupId })) });
+      followed = await followQueuePeople(tx, company.id, ctx.clock.now());
     }
     await tx.queue.update({
       where: { id: queue.id },
       data: { name: input.name, active: input.active, internal: input.internal, sla: input.sla, slaServiceTime: input.slaServiceTime },
     });
   });
+  tellFollowed(ctx.realtime, followed);
   return getQueue(ctx, input.queueId);
 }
 
@@ -198,12 +205,13 @@ async function queuesOnlyServedBy(tx: Tx, groupId: string, queueIds?: string[]) 
   return links.filter((l) => l.queue._count.groups <= 1).map((l) => l.queueId);
 }
 
-export async function createGroup({ db, company }: CompanyContext, input: z.output<typeof createGroupInput>) {
+export async function createGroup({ db, company, clock, realtime }: Following, input: z.output<typeof createGroupInput>) {
+  let followed: Followed = [];
   const created = await db.$transaction(async (tx) => {
     await lockQueues(tx, company.id);
     await assertMembersOfCompany(tx, company.id, input.memberIds);
     await assertQueuesOfCompany(tx, company.id, input.queueIds);
-    return tx.group.create({
+    const group = await tx.group.create({
       data: {
         companyId: company.id,
         name: input.name,
@@ -212,12 +220,16 @@ export async function createGroup({ db, company }: CompanyContext, input: z.outp
       },
       include: groupInclude,
     });
+    followed = await followQueuePeople(tx, company.id, clock.now());
+    return group;
   });
+  tellFollowed(realtime, followed);
   return presentGroup(created);
 }
 
-export async function updateGroup(ctx: CompanyContext, input: z.output<typeof updateGroupInput>) {
+export async function updateGroup(ctx: Following, input: z.output<typeof updateGroupInput>) {
   const { db, company } = ctx;
+  let followed: Followed = [];
   await db.$transaction(async (tx) => {
     await lockQueues(tx, company.id);
     const group = await tx.group.findFirst({ where: { id: input.groupId, companyId: company.id }, select: { id: true } });
@@ -238,7 +250,9 @@ export async function updateGroup(ctx: CompanyContext, input: z.output<typeof up
       await tx.queueGroup.deleteMany({ where: { groupId: group.id, queueId: { in: dropped } } });
       await tx.queueGroup.createMany({ data: input.queueIds.map((queueId) => ({ groupId: group.id, queueId })), skipDuplicates: true });
     }
+    if (input.memberIds || input.queueIds) followed = await followQueuePeople(tx, company.id, ctx.clock.now());
   });
+  tellFollowed(ctx.realtime, followed);
   return getGroup(ctx, input.groupId);
 }
 
