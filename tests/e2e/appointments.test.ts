@@ -4,7 +4,8 @@
  * the confirmation; the attendant sees the booking on /i/schedule, opens it, and finds its event in
  * /i/calendar; the list fits a phone's width; she cancels it from the list. An admin sets a queue's
  * own availability ("For a queue"), and a visitor books that queue on the public page: the
- * appointment is the queue's, with no attendant yet. Real server, database and Chromium.
+ * appointment is the queue's, with no attendant yet; the admin books that queue for a customer from
+ * /i/schedule ("Book for a customer"). Real server, database and Chromium.
  */
 import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
@@ -164,5 +165,23 @@ describe('appointments', () => {
     await rita.locator('.schedule-item', { hasText: 'Quim Cliente' }).getByRole('link').click();
     await rita.waitForURL(new RegExp(`/i/recent/schedule/${booked.id}$`));
     await rita.getByText('Vendas (queue)').waitFor();
+
+    // Rita books a queue's time for a customer at the counter: "Book for a customer", the queue, a free time.
+    await rita.goto(`${server.url}/i/schedule`);
+    await rita.getByRole('button', { name: 'Book for a customer' }).click();
+    const dialog = rita.getByRole('dialog');
+    await dialog.getByLabel('With').selectOption({ label: 'Vendas (queue)' });
+    const queueSlot = dialog.locator('.schedule-day-slots button').first();
+    await queueSlot.waitFor({ timeout: budget(15_000) });
+    await queueSlot.click();
+    await dialog.getByLabel('Name').fill('Lia Balcão');
+    await dialog.getByLabel('E-mail').fill('lia@example.com');
+    expect(await violations(rita), 'book for a customer (queue)').toEqual([]);
+    await dialog.getByRole('button', { name: 'Book', exact: true }).click();
+    await rita.getByText('Appointment booked; the customer gets an e-mail').waitFor();
+    await rita.locator('.schedule-item', { hasText: 'Lia Balcão' }).waitFor();
+    const counter = await server.db.appointment.findFirstOrThrow({ where: { companyId: company.id, customerName: 'Lia Balcão' } });
+    expect(counter).toMatchObject({ status: 'booked', queueId: queue.id, attendantId: null, customerId: null, customerEmail: 'lia@example.com' });
+    expect(counter.start.getTime()).not.toBe(booked.start.getTime());
   });
 });
