@@ -3,12 +3,15 @@
  * of its slots on the public page; the appointment belongs to the queue with no attendant yet, its
  * event is seen by the admins and the members of the queue's groups, the conversation opens in that
  * queue at the booked time, a race of 24 bookings of one slot has one winner, and another
- * company's queue is refused.
+ * company's queue is refused. A member books a queue's slot for a customer with the same rules,
+ * and the events of future queue appointments follow the queue's people as groups and members change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offsetClock } from '../../src/server/clock';
 import { fireDueReminders } from '../../src/server/modules/calendar/reminders';
+import { createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { callProcedure } from '../helpers/trpc';
 import { anonymousVisitor, serviceCompany, until, type ClientSocket } from '../helpers/service';
 import { startSmtpServer } from '../helpers/smtp';
 
@@ -244,5 +247,18 @@ describe("future queue appointments follow the queue's people", () => {
     expect((await other.admin.attempt('groups.update', { domain: other.domain, groupId: group, memberIds: [] })).error?.code).toBe('NOT_FOUND');
     expect((await other.admin.attempt('groups.update', { domain: c.domain, groupId: group, memberIds: [] })).error?.code).toBe('FORBIDDEN');
     expect(await participantsOf(laterEvent)).toEqual([c.caio.userId]);
+  });
+
+  it('someone invited who comes in (company.join) enters the default group and the events of its queues', async () => {
+    const c = await setup();
+    await server.db.queueGroup.create({ data: { queueId: c.sales.id, groupId: c.group('member') } });
+    const booked = await c.admin.call('appointments.bookQueue', { domain: c.domain, queueId: c.sales.id, start: mondayAt(5, 12), name: 'Rui', email: 'rui@example.com' });
+    const eventId = (await server.db.appointment.findUniqueOrThrow({ where: { id: booked.id } })).eventId!;
+    const user = await createUser(server.db, { name: 'Nina' });
+    await server.db.user.update({ where: { id: user.id }, data: { emailVerifiedAt: new Date() } });
+    await server.db.invite.create({ data: { companyId: c.company.id, email: user.email, approved: true } });
+    const joined = await callProcedure(server.url, 'company.join', { domain: c.domain }, { cookie: await signIn(server.db, user.id), type: 'mutation' });
+    expect(joined.data).toEqual({ state: 'active' });
+    expect(await participantsOf(eventId)).toEqual([c.bia.userId, user.id].sort());
   });
 });
