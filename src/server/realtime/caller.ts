@@ -36,7 +36,7 @@ const callerRow = perDb((db: Db) =>
       FROM unnest(${keys.map((k) => k.sessionId)}::text[], ${keys.map((k) => k.domain)}::text[]) WITH ORDINALITY AS k("sessionId", "domain", "i")
         JOIN "Session" s ON s."id" = k."sessionId" JOIN "User" u ON u."id" = s."userId"
         LEFT JOIN "Company" c ON c."domain" = k."domain"
-        LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = u."id"`);
+        LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = u."id"`, { prepared: true });
     return new Map(rows.map((r) => [callerKey(keys[(r._i as number) - 1]!), r]));
   }, callerKey),
 );

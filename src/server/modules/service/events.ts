@@ -132,7 +132,7 @@ export async function readTaken(deps: PushDeps, c: Pick<Conversation, 'id' | 'co
         SELECT (extract(epoch FROM "takenAt" - "queuedAt") * 1000)::float8 FROM "Conversation"
         WHERE "companyId" = ${c.companyId}::uuid AND "takenAt" >= ${since} AND "queuedAt" IS NOT NULL
         ORDER BY "takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
-      ) END AS "waits"`);
+      ) END AS "waits"`, { prepared: true });
   return row!;
 }
 

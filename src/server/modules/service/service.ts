@@ -201,7 +201,7 @@ async function postTakenLine(ctx: ServiceContext, conversationId: string, now: D
  */
 async function claimRequest(ctx: ServiceContext, conversationId: string, ticketsAllowed: boolean, now: Date) {
   const me = ctx.user.id;
-  // Straight on the pool (hotQuery): every attempt, winning or not, pays this statement only.
+  // Straight on the pool (hotQuery), planned once per connection: every attempt, winning or not, pays this statement only.
   const [row] = await hotQuery<Conversation & { _won: { queueId: string | null } | null; _groupIds: string[]; _queueIds: string[] }>(ctx.db, Prisma.sql`
     WITH viewer AS (
       SELECT ARRAY(SELECT "groupId" FROM "GroupMember" WHERE "memberId" = ${ctx.member.id}::uuid) AS "groupIds",
@@ -228,7 +228,7 @@ async function claimRequest(ctx: ServiceContext, conversationId: string, tickets
       ON CONFLICT ("conversationId", "userId") DO UPDATE SET "responsible" = true, "removed" = false
     )
     SELECT (SELECT json_build_object('queueId', "queueId") FROM claimed) AS "_won", v."groupIds"::text[] AS "_groupIds", v."queueIds" AS "_queueIds", c.*
-    FROM viewer v LEFT JOIN "Conversation" c ON c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`);
+    FROM viewer v LEFT JOIN "Conversation" c ON c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`, { prepared: true });
   const { _won, _groupIds, _queueIds, ...conversation } = row!;
   return {
     won: _won,
