@@ -132,6 +132,11 @@ export interface ClientToServerEvents {
    * message or the refusal chat.send would give; the same clientId lands once whichever path sent it.
    */
   'chat:send': (input: ChatSendInput, ack: (response: ChatSendAck) => void) => void;
+  /**
+   * Takes a waiting request over this socket (service.take's input), acknowledged with the taken
+   * request or the refusal service.take would give, in its words and HTTP status.
+   */
+  'service:take': (input: ServiceTakeInput, ack: (response: ServiceTakeAck) => void) => void;
   /** Round-trip check; the server acknowledges with its clock. */
   ping: (ack: (payload: { serverTime: number }) => void) => void;
   /** Calls: join, media negotiation, chat and leave on a call's own socket (see CallRequest). */
@@ -160,6 +165,17 @@ export interface ChatSendInput {
 
 /** chat:send's answer: the saved message, or chat.send's refusal text with its HTTP status (and the access reason). */
 export type ChatSendAck = { ok: true; message: ChatMessageEvent } | { ok: false; error: string; httpStatus?: number; access?: string };
+
+/** What an acknowledged socket event answers when refused: the procedure's text, HTTP status and access reason. */
+export type SocketRefusal = { ok: false; error: string; httpStatus?: number; access?: string };
+
+export interface ServiceTakeInput {
+  domain: string;
+  conversationId: string;
+}
+
+/** service:take's answer: the request is now this attendant's, or service.take's refusal. */
+export type ServiceTakeAck = { ok: true; conversationId: string } | SocketRefusal;
 
 export interface InterServerEvents {
   /** Typing tokens people spent on the sending instance since its last report (userId → count). */

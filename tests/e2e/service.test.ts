@@ -50,6 +50,9 @@ describe('serving a visitor', () => {
 
     // The attendant's queue screen is open before anyone asks.
     const biaPage = await pageFor(bia);
+    // A connected desk takes over its socket (service:take), not through service.take over HTTP.
+    const httpTakes: string[] = [];
+    biaPage.on('request', (r) => void (r.url().includes('/trpc/service.take') && httpTakes.push(r.url())));
     await biaPage.goto(`${server.url}/i/recent/queue/all`);
     await biaPage.getByText('Nobody is waiting.').waitFor();
 
@@ -74,6 +77,7 @@ describe('serving a visitor', () => {
     await biaPage.waitForURL(`**/i/recent/chat/${conversation.id}`);
     await visitor.getByText('Bia Atendente is serving you.').waitFor();
     await visitor.getByText('Bia Atendente took the service').waitFor();
+    expect(httpTakes).toEqual([]);
 
     // The conversation view is the attendant's desk: state in the header, the service panel beside.
     const biaService = biaPage.getByRole('complementary', { name: 'Service' });
@@ -144,7 +148,10 @@ describe('serving a visitor', () => {
     const take = biaPage.getByRole('button', { name: 'Take the request of Rui' });
     await take.waitFor();
     await dani.call('service.take', { domain: c.domain, conversationId });
+    // Without a socket the desk takes through service.take over HTTP.
+    const overHttp = biaPage.waitForRequest((r) => r.url().includes('/trpc/service.take'));
     await take.click();
+    await overHttp;
     await biaPage.getByRole('alert').filter({ hasText: 'This request has already been taken' }).waitFor();
     await take.waitFor({ state: 'detached' });
     await biaPage.getByText('Nobody is waiting.').waitFor();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../../generated/prisma/client';
@@ -53,11 +54,24 @@ const asParam = (v: unknown) => (v instanceof Date ? v.toISOString() : typeof v 
  * A transaction client (not made by createDb) falls back to `$queryRaw`, inside its transaction.
  * Errors are pg's own (`code` is the SQLSTATE): see raw-errors.ts.
  */
-export async function hotQuery<T = Record<string, unknown>>(db: Db | Prisma.TransactionClient, sql: Prisma.Sql): Promise<T[]> {
+export async function hotQuery<T = Record<string, unknown>>(db: Db | Prisma.TransactionClient, sql: Prisma.Sql, opts: { prepared?: boolean } = {}): Promise<T[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRaw<T[]>(sql);
-  const res = await pool.query({ text: sql.text, values: sql.values.map(asParam), types: TYPES });
+  const name = opts.prepared ? preparedName(sql.text) : undefined;
+  const res = await pool.query({ text: sql.text, values: sql.values.map(asParam), types: TYPES, ...(name && { name }) });
   return res.rows as T[];
+}
+
+const preparedNames = new Map<string, string>();
+/**
+ * `prepared`: the statement is parsed and planned once per pooled connection (a named statement)
+ * instead of on every call: for the few long statements every take or send runs, whose planning
+ * costs the database more than running them.
+ */
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) preparedNames.set(text, (name = `hot_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return name;
 }
 
 /** A round trip to the database, for health checks. Rejects when it is unreachable. */

@@ -20,6 +20,7 @@ import type { CallsDeps } from '../modules/calls/service';
 import { registerCallSocketHandlers } from '../modules/calls/events';
 import { registerChatSocketHandlers } from '../modules/chat/events';
 import { registerSocketSend, type SocketSendDeps } from '../modules/chat/socket-send';
+import { registerSocketTake } from '../modules/service/socket-take';
 import { requestToken, resolveSession } from '../modules/identity/sessions';
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -81,7 +82,7 @@ export function createRealtime(
     /**
      * What chat:send needs beyond the above (the chat's context), asked per connection like
      * `calls`: its `realtime` is the app's, wrapped (Web Push to the absent), not this bare one.
-     * Without it the event is not offered.
+     * service:take uses that `realtime` too. Without it neither event is offered.
      */
     chat?: () => Pick<SocketSendDeps, 'storage' | 'config' | 'realtime'>;
     /** The adapter factory (realtime/adapter.ts); undefined = in-memory, one instance. */
@@ -211,7 +212,11 @@ export function createRealtime(
       deps.onUserSocket?.(socket.data.userId);
     });
     registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger, typingLimiter });
-    if (deps.chat) registerSocketSend(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, ...deps.chat() });
+    if (deps.chat) {
+      const chat = deps.chat();
+      registerSocketSend(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, ...chat });
+      registerSocketTake(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, realtime: chat.realtime });
+    }
     if (deps.calls) registerCallSocketHandlers(socket, deps.calls());
   });
 

@@ -8,6 +8,7 @@ import { EmptyState, LoadingSkeleton, RefusalState } from '../../ui';
 import { useServerMessage } from '../../guard/company';
 import { formatProtocol } from './labels';
 import { useSocketEvent } from './live';
+import { useTake } from './socketTake';
 import { MemberScreen } from './MemberScreen';
 
 /**
@@ -28,7 +29,7 @@ function QueueView({ domain }: { domain: string }) {
   const utils = trpc.useUtils();
   const queue = trpc.service.queue.useQuery({ domain, queueId });
   const [lost, setLost] = useState<string | null>(null);
-  const take = trpc.service.take.useMutation({
+  const take = useTake({
     onSuccess: ({ conversationId }) => void navigate(`/i/recent/chat/${conversationId}`),
     onError: (error) => {
       // Someone else was quicker, or it is gone: say so and show the queue as it is now.

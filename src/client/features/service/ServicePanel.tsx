@@ -10,6 +10,7 @@ import { Spinner } from '../../ui/Spinner';
 import { ChannelBadge } from './ChannelBadge';
 import { formatProtocol, STATE_BADGE, STATE_LABELS } from './labels';
 import { useSocketEvent } from './live';
+import { useTake } from './socketTake';
 import { MemberScreen } from './MemberScreen';
 
 /** /i/recent/chat/{id}/concluir: conclude (or reopen) the service, with its state and the rest of its panel. */
@@ -38,7 +39,7 @@ export function ServicePanel({ domain, conversationId }: { domain: string; conve
   const reopen = trpc.service.reopen.useMutation(options);
   const setWaiting = trpc.service.setWaiting.useMutation(options);
   // A taken request stays open here, now in state 1; a lost race shows the spec's text and the panel as it is.
-  const take = trpc.service.take.useMutation({ onSettled: refetch });
+  const take = useTake({ onSettled: refetch });
   const failed = [take, conclude, reopen, setWaiting].find((m) => m.isError)?.error;
 
   if (details.isPending) return <Spinner />;

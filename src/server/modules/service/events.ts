@@ -2,7 +2,7 @@ import type { Conversation } from '../../../generated/prisma/client';
 import { canSeeRequest, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
 import { estimateWaitMinutes, WAIT_SAMPLE_DAYS, WAIT_SAMPLE_SIZE } from '../../../shared/domain/wait-estimate';
 import type { QueueRequestEvent } from '../../../shared/service-events';
-import { Prisma, type Db } from '../../db/client';
+import { hotQuery, Prisma, type Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
 
 type Reader = Db | Prisma.TransactionClient;
@@ -103,15 +103,23 @@ function emitPositions(realtime: Realtime, waiting: Waiting[], estimatedWaitMinu
   }
 }
 
+/** What a take tells, read after its claim committed (readTaken), emitted by emitTaken. */
+export interface TakenPushes {
+  members: string[];
+  present: string[];
+  waiting: Waiting[] | null;
+  waits: number[] | null;
+}
+
 /**
  * After a take has committed, what pushQueueRemoved, pushPositions and pushConversationUpdated
- * tell, in that order, read in ONE statement (bench/queue-take: each statement a take makes waits
- * for one of the pool's connections behind the other attendants racing). The wait samples are read
- * only when someone still waits, as pushPositions does.
+ * tell, read in ONE statement straight on the pool (bench/queue-take: each statement a take makes
+ * waits for one of the pool's connections behind the other attendants racing). The wait samples
+ * are read only when someone still waits, as pushPositions does.
  */
-export async function pushTaken(deps: PushDeps, c: Pick<Conversation, 'id' | 'companyId' | 'queueId'>, domain: string) {
+export async function readTaken(deps: PushDeps, c: Pick<Conversation, 'id' | 'companyId' | 'queueId'>): Promise<TakenPushes> {
   const since = new Date((deps.clock?.now() ?? new Date()).getTime() - WAIT_SAMPLE_DAYS * 86_400_000);
-  const [row] = await deps.db.$queryRaw<{ members: string[]; present: string[]; waiting: Waiting[] | null; waits: number[] | null }[]>`
+  const [row] = await hotQuery<TakenPushes>(deps.db, Prisma.sql`
     WITH waiting AS (
       SELECT "id", "creatorId", "queueUserId", "queuedAt" FROM "Conversation"
       WHERE "companyId" = ${c.companyId}::uuid AND ${c.queueId ? Prisma.sql`"queueId" = ${c.queueId}::uuid` : Prisma.sql`"queueId" IS NULL`} AND "inQueue"
@@ -124,10 +132,15 @@ export async function pushTaken(deps: PushDeps, c: Pick<Conversation, 'id' | 'co
         SELECT (extract(epoch FROM "takenAt" - "queuedAt") * 1000)::float8 FROM "Conversation"
         WHERE "companyId" = ${c.companyId}::uuid AND "takenAt" >= ${since} AND "queuedAt" IS NOT NULL
         ORDER BY "takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
-      ) END AS "waits"`;
-  deps.realtime.toUsers(row!.members, 'queue:removed', { domain, conversationId: c.id });
-  if (row!.waiting?.length) emitPositions(deps.realtime, row!.waiting, estimateWaitMinutes(row!.waits ?? []));
-  deps.realtime.toUsers(new Set(row!.present), 'conversation:updated', { conversationId: c.id });
+      ) END AS "waits"`, { prepared: true });
+  return row!;
+}
+
+/** The take's pushes, in pushQueueRemoved, pushPositions, pushConversationUpdated's order. */
+export function emitTaken(deps: PushDeps, c: Pick<Conversation, 'id'>, domain: string, row: TakenPushes) {
+  deps.realtime.toUsers(row.members, 'queue:removed', { domain, conversationId: c.id });
+  if (row.waiting?.length) emitPositions(deps.realtime, row.waiting, estimateWaitMinutes(row.waits ?? []));
+  deps.realtime.toUsers(new Set(row.present), 'conversation:updated', { conversationId: c.id });
 }
 
 /** Who is in the conversation hears that it changed (state, responsible, participants). */

@@ -1,0 +1,48 @@
+/**
+ * `service:take` over the attendant's already-open Socket.IO connection, acknowledged: the same
+ * `takeRequest` as the `service.take` procedure (one claim statement is the referee, the same
+ * refusals in the same words and HTTP status), without an HTTP request, tRPC and superjson around
+ * it. The desk takes this way while its socket is connected and through `service.take` otherwise.
+ *
+ * Nothing about the caller is cached: every take reads the socket's session and the membership
+ * (realtime/caller.ts, gathered with the other events of the same moment into one statement), so
+ * a member blocked a moment ago is refused on their next take.
+ */
+import { TRPCError } from '@trpc/server';
+import type { Socket } from 'socket.io';
+import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, ServiceTakeAck, SocketData } from '../../../shared/realtime';
+import { serviceConversationInput } from '../../../shared/schemas/service';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/client';
+import type { Logger } from '../../logger';
+import type { Realtime } from '../../realtime';
+import { eventInput, refusalAck, socketCaller } from '../../realtime/caller';
+import { takeRequest } from './service';
+
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export interface SocketTakeDeps {
+  db: Db;
+  clock: Clock;
+  /** The app's (Web Push to the absent), as tRPC's context has it. */
+  realtime: Realtime;
+  logger: Logger;
+}
+
+export function registerSocketTake(socket: AppSocket, deps: SocketTakeDeps) {
+  socket.on('service:take', (raw, ack) => {
+    if (typeof ack !== 'function') return;
+    handle(raw).then(ack, (err: unknown) => {
+      if (!(err instanceof TRPCError) || err.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ err, userId: socket.data.userId }, 'service:take failed');
+      ack(refusalAck(err));
+    });
+  });
+
+  async function handle(raw: unknown): Promise<ServiceTakeAck> {
+    const input = eventInput(serviceConversationInput, raw);
+    const caller = await socketCaller(deps.db, socket.data.sessionId, input.domain, deps.clock.now());
+    const ctx = { db: deps.db, clock: deps.clock, realtime: deps.realtime, company: caller.company, member: caller.member, user: caller.user, log: deps.logger };
+    const taken = await takeRequest(ctx, input.conversationId);
+    return { ok: true, ...taken };
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Who is acting, for an acknowledged socket event (chat:send, service:take): the socket's session
+ * and the membership in the company named by domain, read from the database for EVERY event, with
+ * the rules of the tRPC levels (authed, then member) after. Nothing is cached, so a session ended
+ * or a member blocked a moment ago is refused on their next event, on every instance. Events
+ * arriving together are read in one statement (db/batch.ts), as the HTTP requests' lookups are.
+ */
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { Company, Member, Session, User } from '../../generated/prisma/client';
+import { mayAct } from '../../shared/domain/membership';
+import type { SocketRefusal } from '../../shared/realtime';
+import { batched, perDb } from '../db/batch';
+import { hotQuery, Prisma, type Db } from '../db/client';
+import { prefixedColumns, unprefix } from '../db/columns';
+import { TOUCH_INTERVAL_MS } from '../modules/identity/sessions';
+import type { z } from 'zod';
+import { UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
+import { AccessError, findUnstorable, publicMessage } from '../trpc';
+
+const CALLER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFieldEnum, 's', 's_')}, ${prefixedColumns(Prisma.UserScalarFieldEnum, 'u', 'u_')},
+  ${prefixedColumns(Prisma.CompanyScalarFieldEnum, 'c', 'c_')}, ${prefixedColumns(Prisma.MemberScalarFieldEnum, 'm', 'm_')}`;
+
+type CallerKey = { sessionId: string; domain: string };
+const callerKey = (k: CallerKey) => `${k.sessionId} ${k.domain}`;
+
+/**
+ * Session, user, the company by domain and the user's membership (and AppConfig.verifyEmail) for
+ * every (session, domain) asked in the same event-loop turn: what `authedProcedure` and
+ * `memberProcedure` read (resolveSession, decideAccess), in one statement for all of them.
+ */
+const callerRow = perDb((db: Db) =>
+  batched(async (keys: CallerKey[]) => {
+    const rows = await hotQuery(db, Prisma.sql`
+      SELECT k."i"::int AS "_i", ${CALLER_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"
+      FROM unnest(${keys.map((k) => k.sessionId)}::text[], ${keys.map((k) => k.domain)}::text[]) WITH ORDINALITY AS k("sessionId", "domain", "i")
+        JOIN "Session" s ON s."id" = k."sessionId" JOIN "User" u ON u."id" = s."userId"
+        LEFT JOIN "Company" c ON c."domain" = k."domain"
+        LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = u."id"`, { prepared: true });
+    return new Map(rows.map((r) => [callerKey(keys[(r._i as number) - 1]!), r]));
+  }, callerKey),
+);
+
+/** The caller of a socket event acting for the company of `domain`, or the refusal the member level would give. */
+export async function socketCaller(db: Db, sessionId: string, domain: string, now: Date): Promise<{ user: User; company: Company; member: Member }> {
+  const row = await callerRow(db, { sessionId, domain });
+  const session = row && unprefix<Session>(row, Prisma.SessionScalarFieldEnum, 's_');
+  const user = row && unprefix<User>(row, Prisma.UserScalarFieldEnum, 'u_');
+  const t = now.getTime();
+  if (!row || !session || !user || session.expiresAt.getTime() <= t || (user.guestExpiresAt && user.guestExpiresAt.getTime() <= t)) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  }
+  // As resolveSession does: "last seen" moves while someone only acts over their socket too.
+  if (t - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await db.session.updateMany({ where: { id: session.id }, data: { lastSeenAt: now } });
+  const company = unprefix<Company>(row, Prisma.CompanyScalarFieldEnum, 'c_');
+  if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Domain not found' });
+  const member = unprefix<Member>(row, Prisma.MemberScalarFieldEnum, 'm_');
+  const mustVerifyEmail = row.verifyEmail === true && !!user.email && !user.emailVerifiedAt;
+  const refusal = mayAct('member', member, { mustVerifyEmail });
+  if (refusal) throw new AccessError(refusal);
+  return { user, company, member: member! };
+}
+
+/** The answer to a refused event, in the procedure's words and HTTP status (the client's retry policy reads both). */
+export function refusalAck(err: unknown): SocketRefusal {
+  const error = err instanceof TRPCError ? err : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: err });
+  return {
+    ok: false,
+    error: publicMessage(error),
+    httpStatus: getHTTPStatusCodeFromError(error),
+    ...(error instanceof AccessError && { access: error.refusal.reason }),
+  };
+}
+
+/** An event's input checked as a procedure's is: no unstorable characters, then its schema (zod's text for the first issue). */
+export function eventInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const where = findUnstorable(raw);
+  if (where) throw new TRPCError({ code: 'BAD_REQUEST', message: `${where}: ${UNSTORABLE_TEXT_MESSAGE}` });
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
+  return parsed.data;
+}

@@ -1,0 +1,165 @@
+/**
+ * service:take over the attendant's own socket: the same takeRequest as service.take (one winner
+ * per request, none lost, the "taken" line and the pushes), and the same refusals in the same
+ * words and HTTP status, asked again on every take (a member blocked a moment ago is refused).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_MESSAGES } from '../../src/shared/domain/membership';
+import type { ServiceTakeAck, ServiceTakeInput } from '../../src/shared/realtime';
+import { SERVICE_MESSAGES as M } from '../../src/shared/schemas/service';
+import { createUser, signIn } from '../helpers/fixtures';
+import { anonymousVisitor, personFor, record, serviceCompany, until, type ClientSocket, type Person } from '../helpers/service';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { callProcedure } from '../helpers/trpc';
+import { budget } from '../helpers/time';
+
+let server: TestServer;
+const sockets: ClientSocket[] = [];
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await server?.close();
+});
+
+const company = () => serviceCompany(server, sockets);
+const visitor = () => anonymousVisitor(server, sockets);
+const take = (socket: ClientSocket, input: ServiceTakeInput): Promise<ServiceTakeAck> => socket.timeout(budget(20_000)).emitWithAck('service:take', input);
+
+/** service.take over HTTP, answered as the socket's refusal would be. */
+async function takeOverHttp(person: Person, input: ServiceTakeInput) {
+  const res = await callProcedure(server.url, 'service.take', input, { cookie: person.cookie, type: 'mutation' });
+  return res.error ? { ok: false, error: res.error.message, httpStatus: res.error.httpStatus } : { ok: true, ...(res.data as object) };
+}
+
+/** Nothing of a take was written: still waiting, nobody took it, no "taken" line, nobody responsible. */
+async function untouched(conversationId: string) {
+  const row = await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+  expect(row).toMatchObject({ inQueue: true, state: 0, takenById: null, responsibleId: null });
+  expect(await server.db.message.count({ where: { conversationId, data: { path: ['info'], equals: 'taken' } } })).toBe(0);
+  expect(await server.db.participant.count({ where: { conversationId, responsible: true } })).toBe(0);
+}
+
+describe('service:take', () => {
+  it('takes a request over the socket and acknowledges it, with the line and the pushes service.take makes', async () => {
+    const c = await company();
+    const bia = await c.attendant('Bia', { groupIds: [c.group('member')] });
+    const watcher = await c.attendant('Caio', { groupIds: [c.group('member')] });
+    const [sb, sw] = [await bia.open(), await watcher.open()];
+    const removed = record(sw, 'queue:removed');
+    const v = await visitor();
+    const sv = await v.open();
+    const vMessages = record(sv, 'message:new');
+    const vUpdates = record(sv, 'conversation:updated');
+    const { conversationId } = await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera' });
+
+    expect(await take(sb, { domain: c.domain, conversationId })).toEqual({ ok: true, conversationId });
+    const row = await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    expect(row).toMatchObject({ state: 1, inQueue: false, takenById: bia.userId, responsibleId: bia.userId });
+    expect((await server.db.participant.findMany({ where: { conversationId, responsible: true } })).map((p) => p.userId)).toEqual([bia.userId]);
+    await until(() => removed.length === 1 && vUpdates.length >= 1 && vMessages.some((m) => m.type === 'info' && m.text === 'Bia took the service'));
+    expect(removed[0]).toEqual({ domain: c.domain, conversationId });
+    // Taken once: the next take, over either path, is the spec's "already taken".
+    expect(await take(sw, { domain: c.domain, conversationId })).toEqual({ ok: false, error: M.alreadyTaken, httpStatus: 409 });
+    expect(await takeOverHttp(watcher, { domain: c.domain, conversationId })).toEqual({ ok: false, error: M.alreadyTaken, httpStatus: 409 });
+    expect(await server.db.message.count({ where: { conversationId, data: { path: ['info'], equals: 'taken' } } })).toBe(1);
+  });
+
+  it('100 attendants racing over their sockets take every request exactly once, none lost', async () => {
+    const c = await company();
+    const attendants = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const user = await createUser(server.db, { name: `Atendente ${i}` });
+        const member = await server.db.member.create({ data: { companyId: c.company.id, userId: user.id, inviteAccepted: true, joinedAt: new Date() } });
+        await server.db.groupMember.create({ data: { groupId: c.group('member'), memberId: member.id } });
+        return personFor(server, user.id, await signIn(server.db, user.id), sockets);
+      }),
+    );
+    const desks = await Promise.all(attendants.map((a) => a.open()));
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const v = await visitor();
+      ids.push((await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: `Cliente ${i}` })).conversationId);
+    }
+    // Every attendant goes through the whole line, oldest first, all at once: each request is
+    // fought over by all 100.
+    const won = new Map<string, number[]>();
+    const refusals = new Set<string>();
+    await Promise.all(
+      desks.map(async (desk, a) => {
+        for (const conversationId of ids) {
+          const ack = await take(desk, { domain: c.domain, conversationId });
+          if (ack.ok) won.set(conversationId, [...(won.get(conversationId) ?? []), a]);
+          else refusals.add(`${ack.httpStatus} ${ack.error}`);
+        }
+      }),
+    );
+    expect([...refusals]).toEqual([`409 ${M.alreadyTaken}`]);
+    expect(ids.map((id) => won.get(id)?.length)).toEqual(ids.map(() => 1));
+    const rows = await server.db.conversation.findMany({ where: { id: { in: ids } } });
+    expect(rows.filter((r) => r.inQueue || r.state !== 1)).toEqual([]);
+    for (const r of rows) expect(r.takenById).toBe(attendants[won.get(r.id)![0]!]!.userId);
+    const responsibles = await server.db.participant.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, responsible: true }, _count: true });
+    expect(responsibles.map((r) => r._count).sort()).toEqual(ids.map(() => 1));
+    const lines = await server.db.message.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, type: 'info', data: { path: ['info'], equals: 'taken' } }, _count: true });
+    expect(lines.map((l) => l._count)).toEqual(ids.map(() => 1));
+  }, 120_000);
+
+  it('refuses what service.take refuses, in its words and status, and writes nothing', async () => {
+    const c = await company();
+    const other = await company();
+    const outsider = await c.attendant('Nina Sem Grupo');
+    const bia = await c.attendant('Bia', { groupIds: [c.group('member')] });
+    const [sn, sb] = [await outsider.open(), await bia.open()];
+    const v = await visitor();
+    const { conversationId } = await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera' });
+    const w = await visitor();
+    const { conversationId: theirs } = await w.call('customer.request', { domain: other.domain, queueKey: 'faleconosco', name: 'Wanda' });
+
+    const cases: [Person, ClientSocket, ServiceTakeInput, string][] = [
+      // Not in any group the queue is served by: the request does not exist for them.
+      [outsider, sn, { domain: c.domain, conversationId }, M.requestNotFound],
+      // Another company's request, named under one's own domain: not found here either.
+      [bia, sb, { domain: c.domain, conversationId: theirs }, M.requestNotFound],
+      // ...or under its own domain, where Bia is no member.
+      [bia, sb, { domain: other.domain, conversationId: theirs }, ACCESS_MESSAGES.notMember],
+      [bia, sb, { domain: 'nosuchcompany', conversationId }, 'Domain not found'],
+    ];
+    for (const [person, socket, input, text] of cases) {
+      const overSocket = await take(socket, input);
+      const overHttp = await takeOverHttp(person, input);
+      expect(overSocket, text).toMatchObject({ ok: false, error: text });
+      expect(overSocket).toMatchObject(overHttp);
+    }
+    // Bad input is refused as bad input, never a crash.
+    expect(await take(sb, { domain: c.domain, conversationId: 'not-a-uuid' })).toMatchObject({ ok: false, httpStatus: 400 });
+    expect(await take(sb, null as unknown as ServiceTakeInput)).toMatchObject({ ok: false, httpStatus: 400 });
+    expect(await take(sb, { domain: c.domain, conversationId: `${conversationId}\u0000` })).toMatchObject({ ok: false, httpStatus: 400 });
+    await untouched(conversationId);
+    await untouched(theirs);
+    expect(await server.db.participant.count({ where: { conversationId: { in: [conversationId, theirs] }, userId: { in: [outsider.userId, bia.userId] } } })).toBe(0);
+  });
+
+  it('refuses a member blocked while their socket stays open, on the very next take', async () => {
+    const c = await company();
+    const bia = await c.attendant('Bia', { groupIds: [c.group('member')] });
+    const sb = await bia.open();
+    const v = await visitor();
+    const { conversationId: first } = await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera' });
+    const w = await visitor();
+    const { conversationId: second } = await w.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Wanda' });
+    expect(await take(sb, { domain: c.domain, conversationId: first })).toEqual({ ok: true, conversationId: first });
+
+    const member = await server.db.member.findFirstOrThrow({ where: { companyId: c.company.id, userId: bia.userId } });
+    await c.admin.call('members.block', { domain: c.domain, memberId: member.id });
+    expect(sb.connected).toBe(true);
+    const refused = await take(sb, { domain: c.domain, conversationId: second });
+    expect(refused).toEqual({ ok: false, error: ACCESS_MESSAGES.blocked, httpStatus: 403, access: 'blocked' });
+    expect(refused).toMatchObject(await takeOverHttp(bia, { domain: c.domain, conversationId: second }));
+    await untouched(second);
+    // Unblocked: the same socket takes again (nothing was cached either way).
+    await server.db.member.update({ where: { id: member.id }, data: { blocked: false } });
+    expect(await take(sb, { domain: c.domain, conversationId: second })).toEqual({ ok: true, conversationId: second });
+  });
+});
