@@ -129,13 +129,23 @@ describe('a long conversation', () => {
     }
     expect(oldest).toBeLessThan(HISTORY - 250);
 
+    // The page put above keeps what the reader sees in place.
+    const firstInView = () =>
+      page.evaluate(() => {
+        const box = document.querySelector('.message-scroller')!.getBoundingClientRect();
+        const row = [...document.querySelectorAll('.message-list > li[id^="msg-"]')].find((li) => li.getBoundingClientRect().top >= box.top);
+        return Number(row!.id.slice(4));
+      });
+    const height = await scroller(page).evaluate((el) => el.scrollHeight);
+    await scroller(page).evaluate((el) => (el.scrollTop = 0));
+    const top = await firstInView();
+    await expect.poll(() => scroller(page).evaluate((el) => el.scrollHeight)).toBeGreaterThan(height + 1000);
+    await expect.poll(() => scroller(page).evaluate((el) => el.scrollTop)).toBeGreaterThan(1000);
+    expect(await inView(page, top)).toBe(true);
+
     // Up there, a new message does not pull the reader down; it is still said.
     await scroller(page).evaluate((el) => (el.scrollTop = 400));
-    const reading = await page.evaluate(() => {
-      const box = document.querySelector('.message-scroller')!.getBoundingClientRect();
-      const row = [...document.querySelectorAll('.message-list > li[id^="msg-"]')].find((li) => li.getBoundingClientRect().top >= box.top);
-      return Number(row!.id.slice(4));
-    });
+    const reading = await firstInView();
     await send('Não precisa descer');
     await page.locator('[aria-live="polite"]').getByText('Bruno Lima: Não precisa descer').waitFor({ state: 'attached' });
     expect(await atBottom(page)).toBe(false);

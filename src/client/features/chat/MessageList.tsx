@@ -49,9 +49,8 @@ function measureWithMargins(el: Element) {
  * (@tanstack/react-virtual, as the recents): however far back one scrolls, only the rows in view
  * and a few either side are in the DOM; the rows stay in the normal flow of the <ol> (padding
  * stands for the others), so it is a plain list for screen readers. Scrolling to the top (or the
- * button there) loads the page before and the virtualizer keeps the row one was reading in place
- * (anchorTo 'end'); new messages keep the view at the bottom only when the reader was there
- * (followOnAppend). The log is not live itself (rows rendered by scrolling are not news): what
+ * button there) loads the page before, keeping the row one was reading in place; new messages
+ * keep the view at the bottom only when the reader was there. The log is not live itself (rows rendered by scrolling are not news): what
  * arrives from the others is said by a separate polite live region.
  */
 export function MessageList(props: { conversationId: string; people: Person[]; watermarks: { deliveredSeq: number; readSeq: number }[] }) {
@@ -95,9 +94,6 @@ export function MessageList(props: { conversationId: string; people: Person[]; w
     gap,
     // The list starts below the "load earlier" line.
     scrollMargin: listOffset,
-    anchorTo: 'end',
-    followOnAppend: true,
-    scrollEndThreshold: STICK_PX,
   });
 
   // Where the list starts in the scroller and the gap between its rows, as the stylesheet says.
@@ -113,24 +109,28 @@ export function MessageList(props: { conversationId: string; people: Person[]; w
     return () => observer.disconnect();
   }, []);
 
-  // Opening: the newest messages (the list may already hold pages from an earlier visit).
-  const opened = useRef(false);
-  useLayoutEffect(() => {
-    if (opened.current || !rows.length) return;
-    opened.current = true;
-    virtualizer.scrollToEnd();
-  }, [rows.length, virtualizer]);
-
-  // The stick-to-bottom rule where the virtualizer's own follow does not see an append (a message
-  // of mine confirmed in place of its "sending" row): at the bottom before, at the bottom after.
+  // Older messages put above keep what the reader sees in place (the rows above have their
+  // estimated heights; the virtualizer corrects the offset as it measures them). Otherwise, at the
+  // bottom before (opening, a message arriving, a row measured taller), at the bottom after.
   const atBottom = useRef(true);
-  const lastKey = rows[rows.length - 1]?.key;
+  const anchor = useRef<{ height: number; top: number; oldest: number | undefined } | null>(null);
+  const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
-    if (atBottom.current && rows.length) virtualizer.scrollToEnd();
-  }, [lastKey, rows.length, virtualizer]);
+    const el = scroller.current;
+    if (!el) return;
+    if (anchor.current && anchor.current.oldest !== messages[0]?.seq) {
+      el.scrollTop = el.scrollHeight - anchor.current.height + anchor.current.top;
+      anchor.current = null;
+    } else if (atBottom.current && rows.length) {
+      el.scrollTop = el.scrollHeight;
+    }
+    // After each change of the rows or of their measured total.
+  }, [rows, totalSize, messages]);
 
   async function loadOlder() {
-    if (loadingOlder || log.reachedStart) return;
+    const el = scroller.current;
+    if (!el || loadingOlder || log.reachedStart) return;
+    anchor.current = { height: el.scrollHeight, top: el.scrollTop, oldest: messages[0]?.seq };
     setLoadingOlder(true);
     try {
       await engine.loadOlder(conversationId);
