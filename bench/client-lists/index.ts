@@ -88,7 +88,7 @@ async function scrolled(page: Page, scrollerOf: string, direction: 1 | -1, ms: n
     });
     const rows = [...document.querySelectorAll(rowSelector)];
     // Messages carry their number: the oldest one rendered tells how far back the scroll went.
-    const seqs = rows.map((r) => /^msg-(\d+)$/.exec(r.id)).filter(Boolean).map((m) => Number(m[1]));
+    const seqs = rows.map((r) => /^msg-([0-9]+)$/.exec(r.id)).filter(Boolean).map((m) => Number(m[1]));
     const minSeq = seqs.length ? Math.min(...seqs) : 0;
     // A virtualized list renders a window of what it holds: its rows carry their index.
     const indexed = rows.map((r) => Number(r.getAttribute('data-index'))).filter((n) => Number.isFinite(n) && n >= 0);
