@@ -5,9 +5,15 @@
  * the recents, loading pages as a reader would) records every animation frame's duration and the
  * rows left in the DOM. Baseline: the same pages for a person with 100 conversations and a
  * conversation of 100 messages, in the same run. Data bulk-loaded with generate_series.
+ *
+ * Before/after in one run: BENCH_CLIENT_BEFORE=<a dist/client built from an earlier commit> adds
+ * a pass over the large data where the browser gets that build's page and scripts (the same
+ * server answers everything else), so both clients meet the same data, server and load.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../../tests/helpers/browser';
 import { SESSION_COOKIE } from '../../src/server/modules/identity/sessions';
 import { pgConnectionFields } from '../../src/server/db/url';
@@ -81,11 +87,32 @@ async function scrolled(page: Page, scrollerOf: string, direction: 1 | -1, ms: n
       requestAnimationFrame(tick);
     });
     const rows = [...document.querySelectorAll(rowSelector)];
+    // Messages carry their number: the oldest one rendered tells how far back the scroll went.
+    const seqs = rows.map((r) => /^msg-([0-9]+)$/.exec(r.id)).filter(Boolean).map((m) => Number(m[1]));
+    const minSeq = seqs.length ? Math.min(...seqs) : 0;
     // A virtualized list renders a window of what it holds: its rows carry their index.
     const indexed = rows.map((r) => Number(r.getAttribute('data-index'))).filter((n) => Number.isFinite(n) && n >= 0);
     const loaded = indexed.length ? Math.max(rows.length, ...indexed.map((n) => n + 1)) : rows.length;
-    return { frames: frames.slice(1), rows: rows.length, loaded, nodes: document.getElementsByTagName('*').length };
-  })(${args})`)) as { frames: number[]; rows: number; loaded: number; nodes: number };
+    return { frames: frames.slice(1), rows: rows.length, loaded, minSeq, nodes: document.getElementsByTagName('*').length };
+  })(${args})`)) as { frames: number[]; rows: number; loaded: number; minSeq: number; nodes: number };
+}
+
+/**
+ * The browser of this context gets the page and scripts of another client build (`dir`, a
+ * dist/client); the server still answers the API, the socket and the page's headers.
+ */
+async function serveClientFrom(context: BrowserContext, dir: string) {
+  await context.route((url) => !/^\/(trpc|socket\.io|api|uploads)\b/.test(url.pathname), async (route) => {
+    const request = route.request();
+    const url = new URL(request.url());
+    if (request.resourceType() === 'document') {
+      const response = await route.fetch();
+      return route.fulfill({ response, body: fs.readFileSync(path.join(dir, 'index.html'), 'utf8') });
+    }
+    const file = path.join(dir, path.normalize(decodeURIComponent(url.pathname)));
+    if (file.startsWith(dir) && fs.existsSync(file) && fs.statSync(file).isFile()) return route.fulfill({ path: file });
+    return route.continue();
+  });
 }
 
 const bench: Benchmark = {
@@ -95,6 +122,8 @@ const bench: Benchmark = {
     const big = quick ? { conversations: 1_000, messages: 1_000 } : { conversations: 10_000, messages: 10_000 };
     const small = { conversations: 100, messages: 100 };
     const scrollMs = quick ? 1_500 : 8_000;
+    const beforeDir = process.env.BENCH_CLIENT_BEFORE ? path.resolve(process.env.BENCH_CLIENT_BEFORE) : null;
+    if (beforeDir && !fs.existsSync(path.join(beforeDir, 'index.html'))) throw new Error(`BENCH_CLIENT_BEFORE: no index.html in ${beforeDir}`);
     const server = await startBenchServer();
     const browser = await launchBrowser();
     try {
@@ -112,13 +141,20 @@ const bench: Benchmark = {
 
       const results: Record<string, Record<string, number>> = {};
       const rows: (string | number)[][] = [];
-      for (const [key, person] of Object.entries(people) as [keyof typeof people, (typeof people)['large']][]) {
-        const size = key === 'large' ? big : small;
+      // The earlier client first on the same large data, when asked for.
+      const passes: [string, (typeof people)['large'], typeof big, string | null][] = [
+        ['baseline', people.baseline, small, null],
+        ...(beforeDir ? [['before', people.large, big, beforeDir] as [string, (typeof people)['large'], typeof big, string]] : []),
+        ['large', people.large, big, null],
+      ];
+      for (const [key, person, size, clientDir] of passes) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        if (clientDir) await serveClientFrom(context, clientDir);
         await context.addCookies([{ name: SESSION_COOKIE, value: person.me.cookie.split('=')[1]!, domain: '127.0.0.1', path: '/' }]);
         const page = await context.newPage();
         // Warm the HTTP cache and the server's first queries, as a second visit would be.
-        await page.goto(`${server.url}/i/recent`, { waitUntil: 'networkidle' });
+        await page.goto(`${server.url}/i/recent`);
+        await page.locator('.recent-item').first().waitFor();
 
         let t = performance.now();
         await page.goto(`${server.url}/i/recent`);
@@ -134,6 +170,11 @@ const bench: Benchmark = {
         await page.locator(`a.recent-link[href$="${person.long}"]`).click();
         await page.locator(`#msg-${size.messages}`).waitFor();
         const chatFirst = performance.now() - t;
+        // Opening it by its address (a reload, a link from elsewhere): the app boots on it.
+        t = performance.now();
+        await page.goto(`${server.url}/i/recent/chat/${person.long}`);
+        await page.locator(`#msg-${size.messages}`).waitFor();
+        const chatNavigate = performance.now() - t;
         const chatScroll = await scrolled(page, '.message-scroller', -1, scrollMs, '.message-list > li');
         await context.close();
 
@@ -141,13 +182,16 @@ const bench: Benchmark = {
         const c = summarize(chatScroll.frames);
         results[key] = {
           recentsFirstMs: recentsFirst, recentsFrameP50: r.p50, recentsFrameP95: r.p95, recentsFrameMax: r.max, recentsRows: recentsScroll.rows, recentsLoaded: recentsScroll.loaded, recentsNodes: recentsScroll.nodes,
-          chatFirstMs: chatFirst, chatFrameP50: c.p50, chatFrameP95: c.p95, chatFrameMax: c.max, chatRows: chatScroll.rows, chatLoaded: chatScroll.loaded, chatNodes: chatScroll.nodes,
+          chatFirstMs: chatFirst, chatNavigateMs: chatNavigate, chatFrameP50: c.p50, chatFrameP95: c.p95, chatFrameMax: c.max, chatRows: chatScroll.rows,
+          chatLoaded: chatScroll.minSeq ? size.messages - chatScroll.minSeq + 1 : chatScroll.loaded, chatNodes: chatScroll.nodes,
         };
         log(`${key}: recents first rows ${fmt(recentsFirst, 0)} ms, chat first rows ${fmt(chatFirst, 0)} ms`);
       }
       const b = results.baseline!;
       const l = results.large!;
-      const line = (label: string, k: string, digits = 1) => rows.push([label, fmt(l[k]!, digits), fmt(b[k]!, digits), ratio(l[k]!, b[k]!)]);
+      const p = results.before;
+      const line = (label: string, k: string, digits = 1) =>
+        rows.push([label, fmt(l[k]!, digits), fmt(b[k]!, digits), ratio(l[k]!, b[k]!), ...(p ? [fmt(p[k]!, digits), ratio(l[k]!, p[k]!)] : [])]);
       line('recents: page load (app boot) to the first rendered row, ms', 'recentsFirstMs', 0);
       line(`recents: scroll down ${scrollMs / 1000} s, frame p50 ms`, 'recentsFrameP50');
       line('recents: scroll, frame p95 ms', 'recentsFrameP95');
@@ -155,22 +199,23 @@ const bench: Benchmark = {
       line('recents: furthest row reached (rows loaded on the way)', 'recentsLoaded', 0);
       line('recents: rows in the DOM after the scroll', 'recentsRows', 0);
       line('conversation: click in the recents to its newest message rendered, ms', 'chatFirstMs', 0);
+      line('conversation: navigation to its address to its newest message rendered, ms', 'chatNavigateMs', 0);
       line(`conversation: scroll up ${scrollMs / 1000} s, frame p50 ms`, 'chatFrameP50');
       line('conversation: scroll, frame p95 ms', 'chatFrameP95');
       line('conversation: scroll, longest frame ms', 'chatFrameMax');
-      line('conversation: furthest row reached (rows loaded on the way)', 'chatLoaded', 0);
+      line('conversation: messages scrolled back through (pages loaded on the way)', 'chatLoaded', 0);
       line('conversation: rows in the DOM after the scroll', 'chatRows', 0);
       line('DOM elements after the conversation scroll', 'chatNodes', 0);
       return {
         tables: [
           {
             title: `client-lists: ${big.conversations} recents / ${big.messages} messages against ${small.conversations} / ${small.messages} (Chromium, 1280x900)`,
-            columns: ['measure', 'large', 'baseline', 'large / baseline'],
+            columns: ['measure', 'large', 'baseline', 'large / baseline', ...(p ? ['large, client before', 'after / before'] : [])],
             rows,
           },
         ],
         notes: ['Frames are requestAnimationFrame intervals (16.7 ms at 60 Hz when nothing is late) while the list scrolls 600 px a frame.'],
-        summary: { sizes: { large: big, baseline: small }, scrollMs, results },
+        summary: { sizes: { large: big, baseline: small }, scrollMs, results, clientBefore: beforeDir },
       };
     } finally {
       await browser.close();

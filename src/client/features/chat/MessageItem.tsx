@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useState, type ReactNode } from 'react';
+import { memo, useId, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ticksFor } from '../../../shared/domain/messages';
 import { trpc } from '../../trpc';
@@ -11,6 +11,7 @@ import { FormMessageCard } from '../forms/ConversationForms';
 import { FileContent } from './FileContent';
 import { infoText, messageSummary, timeOf } from './format';
 import { Icon, type IconName } from './icons';
+import { useJumpToMessage } from './jump';
 import { Ticks } from './parts';
 import { normalizeMessage, type ChatMessage, type OutgoingMessage } from './sync';
 
@@ -67,10 +68,18 @@ interface ItemProps {
   watermarks: { deliveredSeq: number; readSeq: number }[];
   people: Person[];
   conversationId: string;
+  /** Its row in the virtualized list, and the list's measuring ref. */
+  index?: number;
+  measure?: (el: Element | null) => void;
+  /** Reached from a reply's quote: marked, and focusable so focus can land on it. */
+  jumped?: boolean;
 }
 
-/** One message: info messages as a centred line, the others as a bubble with time and ticks. */
-export function MessageItem({ message, mine, showAuthor, watermarks, people }: ItemProps) {
+/**
+ * One message: info messages as a centred line, the others as a bubble with time and ticks.
+ * Memoized: the virtualized list re-renders on every scroll frame, its rows only when they change.
+ */
+export const MessageItem = memo(function MessageItem({ message, mine, showAuthor, watermarks, people, index, measure, jumped }: ItemProps) {
   const { t, i18n } = useLingui();
   // A relay (channels module) gave up on this message: the provider's reason, as it said it.
   const relayFailed = (message.data as { relayFailed?: { channel: string; reason: string } } | null)?.relayFailed;
@@ -78,7 +87,7 @@ export function MessageItem({ message, mine, showAuthor, watermarks, people }: I
 
   if (message.type === 'info') {
     return (
-      <li className="message-info" id={`msg-${message.seq}`}>
+      <li ref={measure} data-index={index} className={jumped ? 'message-info jumped' : 'message-info'} id={`msg-${message.seq}`} tabIndex={jumped ? -1 : undefined}>
         <span>{infoText(message, i18n)}</span> <time dateTime={message.createdAt}>{timeOf(message.createdAt, i18n.locale)}</time>
       </li>
     );
@@ -86,10 +95,10 @@ export function MessageItem({ message, mine, showAuthor, watermarks, people }: I
 
   const removed = message.removed || message.type === 'removida';
   const mentionNames = message.mentions.map((id) => people.find((p) => p.userId === id)?.name).filter((n): n is string => !!n);
-  const className = ['message', mine ? 'mine' : 'theirs', message.isComment ? 'comment' : '', removed ? 'removed' : ''].filter(Boolean).join(' ');
+  const className = ['message', mine ? 'mine' : 'theirs', message.isComment ? 'comment' : '', removed ? 'removed' : '', jumped ? 'jumped' : ''].filter(Boolean).join(' ');
 
   return (
-    <li className={className} id={`msg-${message.seq}`}>
+    <li ref={measure} data-index={index} className={className} id={`msg-${message.seq}`} tabIndex={jumped ? -1 : undefined}>
       <div className="bubble">
         {showAuthor && !mine && <span className="message-author">{message.authorName ?? t`Someone`}</span>}
         {message.isComment && (
@@ -141,7 +150,7 @@ export function MessageItem({ message, mine, showAuthor, watermarks, people }: I
       {!removed && <MessageActions message={message} mine={mine} />}
     </li>
   );
-}
+});
 
 /**
  * What one can do with a message, behind one button so the list stays calm: reply, forward; on
@@ -276,6 +285,7 @@ function ForwardDialog({ message, onClose }: { message: ChatMessage; onClose: ()
 function ReplyQuote({ message }: { message: ChatMessage }) {
   const { t, i18n } = useLingui();
   const { engine } = useChat();
+  const jumpTo = useJumpToMessage();
   const quote = message.replyTo;
   const original = engine.log(message.conversationId).messages.find((m) => m.id === message.replyToId);
   const text = quote
@@ -290,7 +300,11 @@ function ReplyQuote({ message }: { message: ChatMessage }) {
     <button
       type="button"
       className="reply-quote"
-      onClick={() => seq && document.getElementById(`msg-${seq}`)?.scrollIntoView({ block: 'center', behavior: 'smooth' })}
+      onClick={() => {
+        if (!seq) return;
+        if (jumpTo) jumpTo(seq);
+        else document.getElementById(`msg-${seq}`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      }}
       aria-label={t`Go to the message this replies to`}
     >
       <span className="reply-quote-author">{quote?.authorName ?? original?.authorName ?? t`Earlier message`}</span>
@@ -300,7 +314,7 @@ function ReplyQuote({ message }: { message: ChatMessage }) {
 }
 
 /** A message of mine on its way: "sending", or "not sent" with retry and remove. */
-export function OutgoingItem({ message }: { message: OutgoingMessage }) {
+export function OutgoingItem({ message, index, measure }: { message: OutgoingMessage; index?: number; measure?: (el: Element | null) => void }) {
   const { t, i18n } = useLingui();
   const { engine } = useChat();
   const translate = useTranslateError();
@@ -308,7 +322,7 @@ export function OutgoingItem({ message }: { message: OutgoingMessage }) {
   const reason =
     message.error === 'network' ? t`No connection.` : message.error === 'timeout' ? t`The server did not answer.` : message.error ? translate(message.error) : '';
   return (
-    <li className={failed ? 'message mine outgoing failed' : 'message mine outgoing'}>
+    <li ref={measure} data-index={index} className={failed ? 'message mine outgoing failed' : 'message mine outgoing'}>
       <div className="bubble">
         <p className="message-text">
           <MessageText text={message.text} mentionNames={[]} />

@@ -209,7 +209,10 @@ export class ChatEngine {
   async loadOlder(conversationId: string): Promise<void> {
     const log = this.log(conversationId);
     const before = oldestSeq(log);
-    if (!log.loaded || log.reachedStart || before === null || this.loading.has(`older:${conversationId}`)) return;
+    if (!log.loaded || log.reachedStart || before === null) return;
+    // Already on its way: the caller waits for that page (jumping to a quote loads page after page).
+    const pending = this.loading.get(`older:${conversationId}`);
+    if (pending) return pending;
     const load = (async () => {
       try {
         const page = (await this.opts.transport.messages({ conversationId, beforeSeq: before, limit: PAGE_SIZE })).map(normalizeMessage);
