@@ -134,7 +134,8 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   const app = await startApp(config, logger);
-  logger.info(`Atende is running at ${app.url}`);
+  // From the process's start (its time origin) to listening: the last phase of a first start.
+  logger.info({ phase: 'server start to listen', ms: Math.round(performance.now()) }, `Atende is running at ${app.url}`);
   console.log(`\n  Atende is running at ${app.url}\n`);
 
   let stopping = false;
