@@ -7,7 +7,8 @@
 //   --client also builds the browser app into dist/client, --server bundles the server into
 //   dist/server/main.js (plain JavaScript: production and `npm start` run no TypeScript loader),
 //   --initdb (npm start) initialises the embedded PostgreSQL's data directory when the server
-//   will use it (no DATABASE_URL) and it is not there yet.
+//   will use it (no DATABASE_URL) and it is not there yet, --start (npm start) then runs the
+//   server, which listens once the client is built.
 // The steps that do not depend on each other run at the same time (a fresh clone's first
 // `npm start`: the client build, Prisma generate then the server bundle, and initdb); each prints
 // how long it took ("[setup] phase ...", read by bench/cold-start).
@@ -180,11 +181,36 @@ async function initEmbeddedPostgres() {
 const args = process.argv.slice(2);
 patchPrismaAdapter();
 hydrateEmbeddedPostgres();
-const results = await Promise.allSettled([
+const client = args.includes('--client') && phase('client build', buildClient);
+const serverReady = Promise.all([
   phase('prisma generate', generatePrismaClient).then(() => args.includes('--server') && phase('server build', buildServer)),
-  args.includes('--client') && phase('client build', buildClient),
   args.includes('--initdb') && phase('initdb', initEmbeddedPostgres),
 ]);
-const failed = results.filter((r) => r.status === 'rejected');
-for (const r of failed) console.error(`[setup] ${r.reason?.message ?? r.reason}`);
-if (failed.length) process.exit(1);
+if (args.includes('--start')) {
+  // The server boots (database, migrations, media workers) while the client still builds, and
+  // asks before it listens (src/server/main.ts): a first start takes the build's time, not the sum.
+  const clientDone = client || Promise.resolve();
+  clientDone.catch(() => {});
+  await serverReady.catch(fail);
+  const server = spawn(process.execPath, ['dist/server/main.js'], {
+    cwd: root,
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ATENDE_LISTEN_AFTER_CLIENT_BUILD: '1' },
+  });
+  server.on('message', (m) => {
+    if (m === 'waiting for the client build') clientDone.then(() => server.connected && server.send('client built'), () => {});
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  await clientDone.catch((err) => {
+    server.kill('SIGTERM');
+    fail(err);
+  });
+} else {
+  await Promise.all([serverReady, client]).catch(fail);
+}
+
+function fail(err) {
+  console.error(`[setup] ${err?.message ?? err}`);
+  process.exit(1);
+}
