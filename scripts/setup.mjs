@@ -28,12 +28,20 @@ async function phase(name, fn) {
   if (did !== false) log(`phase ${name}: ${Math.round(performance.now() - t0)} ms`);
 }
 
+/** Builds still running when setup exits (a step failed, the server stopped) stop with it. */
+const running = new Set();
+process.on('exit', () => running.forEach((child) => child.kill('SIGTERM')));
+
 /** A child process as a promise: the steps that run side by side cannot block the event loop. */
 function runAsync(cmd, args, opts = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+    running.add(child);
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`failed: ${cmd} ${args.join(' ')} (exit ${code})`))));
+    child.on('exit', (code) => {
+      running.delete(child);
+      code === 0 ? resolve() : reject(new Error(`failed: ${cmd} ${args.join(' ')} (exit ${code})`));
+    });
   });
 }
 
