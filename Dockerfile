@@ -51,8 +51,9 @@ ENV NODE_ENV=production \
 VOLUME /data
 EXPOSE 3000 40000-40100/udp 40000-40100/tcp
 USER app
-# The first start initialises the embedded PostgreSQL (when DATABASE_URL is unset) and applies
-# migrations, which takes tens of seconds: hence the start period.
+# The first start initialises the embedded PostgreSQL (when DATABASE_URL is unset; initdb --no-sync,
+# then a background sync) and applies the migrations' SQL (src/server/db/migrate.ts, no Prisma
+# engine): a few seconds, more on a slow disk or a busy host: hence the start period.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
 ENTRYPOINT ["tini", "--"]

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
@@ -6,6 +7,15 @@ import { defineConfig } from 'vite';
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
+const LINGUI_MACRO = /@lingui\/(core|react)\/macro/;
+function usesLinguiMacro(id: string): boolean {
+  try {
+    return LINGUI_MACRO.test(fs.readFileSync(id.split('?')[0]!, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
 /**
  * The browser app. Sources live in src/client; the build lands in dist/client, which the Node
  * server serves with a history-mode fallback (src/server/http.ts).
@@ -13,7 +23,9 @@ const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 export default defineConfig(({ command }) => ({
   root: 'src/client',
   plugins: [
-    react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
+    // Babel only where the Lingui macro is imported: every other file is compiled by esbuild alone
+    // (a build through Babel parses and prints each file once more; half of ours use no macro).
+    react({ babel: (id) => ({ plugins: usesLinguiMacro(id) ? ['@lingui/babel-plugin-lingui-macro'] : [] }) }),
     // Compiles src/client/locales/*/messages.po when imported. A text without a pt/es/it/de
     // translation fails the build instead of reaching users in English; the dev server only
     // falls back to English, so a screen can be worked on before its texts are translated.

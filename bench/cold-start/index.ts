@@ -26,13 +26,39 @@ const ASSETS = path.resolve('dist/client/assets');
 export const INITIAL_JS_TARGET_GZIP = 200_000;
 export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? 365_000);
 
+/**
+ * The phases a start prints with their durations: scripts/setup.mjs's "[setup] phase <name>: <n> ms"
+ * lines (Prisma generate, client build, server build, initdb; side by side, so they overlap) and
+ * the server's log lines with `phase` and `ms` (postgres start, migrations, start to listen).
+ */
+export function phasesOf(output: string): Record<string, number> {
+  const phases: Record<string, number> = {};
+  for (const line of output.split('\n')) {
+    const setup = line.match(/^\[setup\] phase (.+): (\d+) ms$/);
+    if (setup) phases[setup[1]!] = Number(setup[2]);
+    else if (line.startsWith('{') && line.includes('"phase"')) {
+      try {
+        const entry = JSON.parse(line) as { phase?: string; ms?: number };
+        if (entry.phase && typeof entry.ms === 'number') phases[entry.phase] = entry.ms;
+      } catch {}
+    }
+  }
+  return phases;
+}
+
 /** Spawns `cmd` in its own process group and times it until GET /healthz answers 200. */
 async function timeToHealthy(cmd: string, args: string[], env: Record<string, string | undefined>, port: number, timeoutMs: number, cwd?: string) {
   const t0 = performance.now();
   const child = spawn(cmd, args, { cwd, env: env as NodeJS.ProcessEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  let phaseLines = '';
+  const collect = (d: Buffer) => {
+    const text = d.toString();
+    output = (output + text).slice(-4000);
+    phaseLines += text.split('\n').filter((l) => l.includes('phase')).map((l) => `${l}\n`).join('');
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited with ${child.exitCode}:\n${output}`);
@@ -41,7 +67,7 @@ async function timeToHealthy(cmd: string, args: string[], env: Record<string, st
         (r) => r.status === 200,
         () => false,
       );
-      if (ok) return { ms: performance.now() - t0, child };
+      if (ok) return { ms: performance.now() - t0, child, phases: () => phasesOf(phaseLines) };
       await new Promise((r) => setTimeout(r, 25));
     }
   } catch (err) {
@@ -78,7 +104,7 @@ async function stopGroup(child: ChildProcess) {
 }
 
 function baseEnv(port: number, dataDir: string): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production' };
   delete env.DATABASE_URL;
   delete env.npm_config_prefix;
   return env;
@@ -129,6 +155,12 @@ const bench: Benchmark = {
   async run({ quick, log }) {
     const rows: (string | number)[][] = [];
     const timings: Record<string, number> = {};
+    const phases: Record<string, Record<string, number>> = {};
+    const phaseRows: (string | number)[][] = [];
+    const notePhases = (key: string, label: string, found: Record<string, number>) => {
+      phases[key] = found;
+      for (const [name, ms] of Object.entries(found)) phaseRows.push([label, name, fmt(ms, 0)]);
+    };
 
     // Baseline: Node plus an empty Express app answering /healthz.
     const basePort = await freePort();
@@ -152,6 +184,7 @@ const bench: Benchmark = {
           const r = await timeToHealthy('npm', ['start'], { ...baseEnv(port, dataDir), EMBEDDED_PG_PORT: String(await freePort()) }, port, 300_000, clone);
           await stopGroup(r.child);
           timings.freshClone = r.ms;
+          notePhases('freshClone', 'fresh clone', r.phases());
           rows.push(['npm start, fresh clone (Prisma generate, client + server builds, initdb, migrations)', fmt(r.ms, 0), ratio(r.ms, base.ms)]);
           log(`fresh clone: ${fmt(r.ms, 0)} ms`);
         } finally {
@@ -174,6 +207,7 @@ const bench: Benchmark = {
           const r = await timeToHealthy(cmd, [...args], { ...baseEnv(port, dataDir), EMBEDDED_PG_PORT: pgPort }, port, 180_000);
           await stopGroup(r.child);
           timings[key] = r.ms;
+          if (key === 'firstStart' || key === 'restart') notePhases(key, key === 'firstStart' ? 'fresh data dir' : 'restart', r.phases());
           rows.push([label, fmt(r.ms, 0), ratio(r.ms, base.ms)]);
           log(`${label}: ${fmt(r.ms, 0)} ms`);
         }
@@ -211,6 +245,9 @@ const bench: Benchmark = {
     return {
       tables: [
         { title: 'cold-start: to /healthz 200', columns: ['start', 'ms', 'vs empty Express'], rows },
+        ...(phaseRows.length
+          ? [{ title: 'cold-start: phases of npm start (setup steps run side by side; server phases follow them)', columns: ['start', 'phase', 'ms'], rows: phaseRows }]
+          : []),
         {
           title: `cold-start: JavaScript fetched to render /i/recent (landed on ${js.landedOn}), gzip -9 of the built files`,
           columns: ['chunk', 'KiB', 'KiB gzip'],
@@ -224,7 +261,7 @@ const bench: Benchmark = {
           ],
         },
       ],
-      summary: { timingsMs: timings, initialJs: { ...initial, landedOn: js.landedOn, chunks: js.chunks }, wholeBundle: { ...whole, chunks: all.length } },
+      summary: { timingsMs: timings, phasesMs: phases, initialJs: { ...initial, landedOn: js.landedOn, chunks: js.chunks }, wholeBundle: { ...whole, chunks: all.length } },
     };
   },
 };

