@@ -17,6 +17,7 @@ import type { ChatSendAck, ClientToServerEvents, InterServerEvents, ServerToClie
 import { sendInput } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
+import { batched, perDb } from '../../db/batch';
 import { hotQuery, Prisma, type Db } from '../../db/client';
 import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Logger } from '../../logger';
@@ -25,6 +26,8 @@ import { TOUCH_INTERVAL_MS } from '../identity/sessions';
 import type { ObjectStore } from '../../storage';
 import { AccessError, findUnstorable, publicMessage } from '../../trpc';
 import { UNSTORABLE_TEXT_MESSAGE } from '../../../shared/limits';
+import { participationOf, PARTICIPATION_COLUMNS } from './context';
+import { appendGrouped } from './group-commit';
 import { sendMessage } from './messages';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -38,30 +41,62 @@ export interface SocketSendDeps {
   logger: Logger;
 }
 
-const CALLER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFieldEnum, 's', 's_')}, ${prefixedColumns(Prisma.UserScalarFieldEnum, 'u', 'u_')},
-  ${prefixedColumns(Prisma.CompanyScalarFieldEnum, 'c', 'c_')}, ${prefixedColumns(Prisma.MemberScalarFieldEnum, 'm', 'm_')}`;
+const SEND_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFieldEnum, 's', 's_')}, ${prefixedColumns(Prisma.UserScalarFieldEnum, 'u', 'u_')},
+  ${prefixedColumns(Prisma.CompanyScalarFieldEnum, 'co', 'co_')}, ${prefixedColumns(Prisma.MemberScalarFieldEnum, 'm', 'm_')}, ${PARTICIPATION_COLUMNS}`;
+
+interface SendKey {
+  sessionId: string;
+  domain: string;
+  conversationId: string;
+  clientId: string;
+}
 
 /**
- * The socket's session (still there, not expired, its guest account not past its end), its user,
- * the company named by domain and the user's membership, in one statement: what `authedProcedure`
- * and `memberProcedure` read in two (resolveSession, decideAccess), with the same rules after.
+ * Everything a send checks, for every send asked in this event-loop turn, in ONE statement: per
+ * send, the socket's session and its user, the company named by domain and the user's membership
+ * (what `authedProcedure` and `memberProcedure` read), the conversation in that company with the
+ * caller's participation, and the caller's earlier message with this clientId (`participation`).
+ * Nothing is cached: each send's row is read by a statement that starts after it arrived.
  */
-async function socketCaller(db: Db, sessionId: string, domain: string, now: Date) {
-  const [row] = await hotQuery(db, Prisma.sql`
-    SELECT ${CALLER_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"
-    FROM "Session" s JOIN "User" u ON u."id" = s."userId"
-      LEFT JOIN "Company" c ON c."domain" = ${domain}
-      LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = u."id"
-    WHERE s."id" = ${sessionId}`);
+const readSends = perDb((db: Db) =>
+  batched(
+    async (keys: SendKey[]) => {
+      // LATERAL: each send's row is found by the same index lookups as one send's own statement
+      // (a plain join of the key list could be planned as scans of whole tables).
+      const rows = await hotQuery(db, Prisma.sql`
+        SELECT k.i, x.* FROM unnest(${keys.map((k) => k.sessionId)}::text[], ${keys.map((k) => k.domain)}::text[], ${keys.map((k) => k.conversationId)}::uuid[],
+            ${keys.map((k) => k.clientId)}::text[]) WITH ORDINALITY AS k(sid, domain, conv, client, i)
+        LEFT JOIN LATERAL (
+          SELECT ${SEND_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail",
+            (SELECT e."id" FROM "Message" e WHERE e."conversationId" = c."id" AND e."authorId" = u."id" AND e."clientId" = k.client) AS "earlierId"
+          FROM "Session" s JOIN "User" u ON u."id" = s."userId"
+            LEFT JOIN "Company" co ON co."domain" = k.domain
+            LEFT JOIN "Member" m ON m."companyId" = co."id" AND m."userId" = u."id"
+            LEFT JOIN "Conversation" c ON c."id" = k.conv AND c."companyId" = co."id"
+            LEFT JOIN "Participant" p ON p."conversationId" = c."id" AND p."userId" = u."id"
+          WHERE s."id" = k.sid) x ON true`);
+      return new Map(rows.map((r) => [sendKey(keys[Number(r.i) - 1]!), r]));
+    },
+    (k: SendKey) => sendKey(k),
+  ),
+);
+const sendKey = (k: SendKey) => `${k.sessionId}\n${k.domain}\n${k.conversationId}\n${k.clientId}`;
+
+/**
+ * The caller of a send, from its row: the session still there, not expired, its guest account
+ * not past its end; the company; the membership allowed to act (mayAct). The rules of
+ * resolveSession and decideAccess, in their order.
+ */
+async function callerOf(db: Db, row: Record<string, unknown> | undefined, now: Date) {
   const session = row && unprefix<Session>(row, Prisma.SessionScalarFieldEnum, 's_');
   const user = row && unprefix<User>(row, Prisma.UserScalarFieldEnum, 'u_');
   const t = now.getTime();
-  if (!session || !user || session.expiresAt.getTime() <= t || (user.guestExpiresAt && user.guestExpiresAt.getTime() <= t)) {
+  if (!row || !session || !user || session.expiresAt.getTime() <= t || (user.guestExpiresAt && user.guestExpiresAt.getTime() <= t)) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
   }
   // As resolveSession does: "last seen" moves while someone only chats over their socket too.
   if (t - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await db.session.updateMany({ where: { id: session.id }, data: { lastSeenAt: now } });
-  const company = unprefix<Company>(row, Prisma.CompanyScalarFieldEnum, 'c_');
+  const company = unprefix<Company>(row, Prisma.CompanyScalarFieldEnum, 'co_');
   if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Domain not found' });
   const member = unprefix<Member>(row, Prisma.MemberScalarFieldEnum, 'm_');
   const mustVerifyEmail = row.verifyEmail === true && !!user.email && !user.emailVerifiedAt;
@@ -96,10 +131,13 @@ export function registerSocketSend(socket: AppSocket, deps: SocketSendDeps) {
     const parsed = sendInput.safeParse(raw);
     if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
     const input = parsed.data;
-    const caller = await socketCaller(deps.db, socket.data.sessionId, input.domain, deps.clock.now());
+    const row = await readSends(deps.db, { sessionId: socket.data.sessionId, domain: input.domain, conversationId: input.conversationId, clientId: input.clientId });
+    const caller = await callerOf(deps.db, row, deps.clock.now());
     const message = await sendMessage(
       { db: deps.db, clock: deps.clock, realtime: deps.realtime, storage: deps.storage, config: deps.config, company: caller.company, member: caller.member, userId: caller.user.id },
       input,
+      // The participation was read with the caller; the append is group-committed.
+      { participation: async () => participationOf(row), append: appendGrouped },
     );
     return { ok: true, message };
   }
