@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgConnectionFields } from '../../src/server/db/url';
-import { groupCommitStats } from '../../src/server/modules/chat/group-commit';
+import { groupCommitStats, MAX_IN_FLIGHT } from '../../src/server/modules/chat/group-commit';
 import { ACCESS_MESSAGES } from '../../src/shared/domain/membership';
 import type { ChatSendAck, ChatSendInput } from '../../src/shared/realtime';
 import { CHAT_MESSAGES as M } from '../../src/shared/schemas/chat';
@@ -103,19 +103,23 @@ describe('chat:send group commit', () => {
   it('writes the sends queued behind batches in flight in one statement, answers each only after commit, and a refusal only to its own send', async () => {
     const { company, people: [a, b, c] } = await team(server, sockets, 3);
     const start = async (userIds: string[], title: string) => (await a.call<{ conversationId: string }>('chat.startTeam', { title, userIds })).conversationId;
-    const [x, y, z, w] = [await start([b.userId], 'X'), await start([b.userId], 'Y'), await start([b.userId, c!.userId], 'Z'), await start([b.userId], 'W')];
+    // As many conversations as batches are written at once, each holding up one batch.
+    const held: string[] = [];
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) held.push(await start([b.userId], `X${i}`));
+    const [z, w] = [await start([b.userId, c!.userId], 'Z'), await start([b.userId], 'W')];
     const [sa, sb, sc] = [await a.open(), await b.open(), await c!.open()];
     const input = (conversationId: string, clientId: string) => ({ domain: company.domain, conversationId, clientId, text: `para ${clientId}` });
     const watch = await connection();
     const locker = await connection();
-    // The author's participant rows in X and Y, locked by a transaction of the test: each batch
-    // that appends there waits for it, with both batches the app writes at once in flight.
+    // The author's participant rows there, locked by a transaction of the test: each batch that
+    // appends there waits for it, until every batch the app writes at once is in flight.
     await locker.query('BEGIN');
-    await locker.query(`SELECT 1 FROM "Participant" WHERE "conversationId" = ANY($1::uuid[]) AND "userId" = $2 FOR UPDATE`, [[x, y], a.userId]);
-    const toX = tracked(send(sa, input(x, 'x1')));
-    await expect.poll(() => blockedBatches(watch), { timeout: budget(10_000) }).toBe(1);
-    const toY = tracked(send(sa, input(y, 'y1')));
-    await expect.poll(() => blockedBatches(watch), { timeout: budget(10_000) }).toBe(2);
+    await locker.query(`SELECT 1 FROM "Participant" WHERE "conversationId" = ANY($1::uuid[]) AND "userId" = $2 FOR UPDATE`, [held, a.userId]);
+    const inFlight: ReturnType<typeof tracked>[] = [];
+    for (const [i, conversationId] of held.entries()) {
+      inFlight.push(tracked(send(sa, input(conversationId, `x${i}`))));
+      await expect.poll(() => blockedBatches(watch), { timeout: budget(10_000) }).toBe(i + 1);
+    }
 
     const stats = groupCommitStats(server.db);
     const queuedBefore = stats.queued;
@@ -135,13 +139,13 @@ describe('chat:send group commit', () => {
     await server.db.conversation.delete({ where: { id: w } });
 
     // Nothing answered and nothing visible while the batches' transactions are open.
-    expect([toX.done, toY.done, ...queued.map((q) => q.done)]).toEqual([false, false, false, false, false, false]);
-    expect(await committedMessages(watch, x)).toEqual([]);
+    expect([...inFlight, ...queued].map((q) => q.done)).toEqual(Array(MAX_IN_FLIGHT + 4).fill(false));
+    expect(await committedMessages(watch, held[0]!)).toEqual([]);
 
     await locker.query('ROLLBACK');
-    const [ackX, ackY, ...acks] = await Promise.all([toX.ack, toY.ack, ...queued.map((q) => q.ack)]);
-    expect(ackX).toMatchObject({ ok: true, message: { conversationId: x, seq: 1, clientId: 'x1' } });
-    expect(ackY).toMatchObject({ ok: true, message: { conversationId: y, seq: 1, clientId: 'y1' } });
+    const answers = await Promise.all(inFlight.map((q) => q.ack));
+    answers.forEach((ack, i) => expect(ack).toMatchObject({ ok: true, message: { conversationId: held[i], seq: 1, clientId: `x${i}` } }));
+    const acks = await Promise.all(queued.map((q) => q.ack));
     expect(acks[0]).toMatchObject({ ok: true, message: { conversationId: z, clientId: 'z-a' } });
     expect(acks[1]).toMatchObject({ ok: true, message: { conversationId: z, clientId: 'z-b' } });
     expect(acks[2]).toEqual(acks[1]);
@@ -151,7 +155,7 @@ describe('chat:send group commit', () => {
     expect(after.batches).toBe(batchesBefore + 1);
     expect(after.largest).toBeGreaterThanOrEqual(4);
     // Committed when answered: another connection sees them, numbered without gaps.
-    expect(await committedMessages(watch, x)).toEqual([{ seq: 1, clientId: 'x1', authorId: a.userId }]);
+    expect(await committedMessages(watch, held[0]!)).toEqual([{ seq: 1, clientId: 'x0', authorId: a.userId }]);
     const inZ = await committedMessages(watch, z);
     expect(inZ.map((m) => m.seq)).toEqual([1, 2]);
     expect(inZ.map((m) => m.clientId).sort()).toEqual(['z-a', 'z-b']);

@@ -29,10 +29,12 @@ import { appendedRow, appendInTransaction, appendOnItsOwn, APPENDED_JOIN, APPEND
 const MAX_BATCH = 200;
 /**
  * Batches written at once per database client. One is classic group commit: while it is written
- * the next one fills, so its size follows the rate. Two let a batch start while the previous one
- * waits for its commit's flush; more only queue on the same locks.
+ * the next one fills, so its size follows the rate; but a send arriving just after a batch left
+ * then waits for two commits, which under load (slow flushes) cost more latency than the batching
+ * saved. Measured on the shared machine (docs/performance.md section 11): 4 kept p50 at 24 ms at
+ * 250 msg/s where 2 gave 195 ms; at high rates the batches still grow (5-22 sends each).
  */
-const MAX_IN_FLIGHT = 2;
+export const MAX_IN_FLIGHT = 4;
 
 interface Pending {
   domain: string;
