@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pgConnectionFields } from '../../src/server/db/url';
+import { groupCommitStats } from '../../src/server/modules/chat/group-commit';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/identity/sessions';
 import { startProfile } from '../lib/profile';
 import { startBenchServer, type BenchServer } from '../lib/server';
@@ -232,7 +233,8 @@ const bench: Benchmark = {
       log(`raw INSERT: ${fmt(inserts.rate, 0)}/s`);
       for (const via of ways) app[via] = await stepped(plan, 'app', via, server.url, domain, conversations, log);
       const stored = await server.db.message.count();
-      log(`app stored ${stored} messages`);
+      const grouped = groupCommitStats(server.db);
+      log(`app stored ${stored} messages; group commit: ${grouped.items} socket sends in ${grouped.batches} statements (${fmt(grouped.items / Math.max(1, grouped.batches), 1)} per statement, largest ${grouped.largest})`);
     } finally {
       await server.close();
     }

@@ -18,8 +18,10 @@ import type { z } from 'zod';
 import { UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
 import { AccessError, findUnstorable, publicMessage } from '../trpc';
 
-const CALLER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFieldEnum, 's', 's_')}, ${prefixedColumns(Prisma.UserScalarFieldEnum, 'u', 'u_')},
-  ${prefixedColumns(Prisma.CompanyScalarFieldEnum, 'c', 'c_')}, ${prefixedColumns(Prisma.MemberScalarFieldEnum, 'm', 'm_')}`;
+/** The caller's columns, for a statement joining "Session" s, "User" u, "Company" co and "Member" m (callerFromRow reads them). */
+export const CALLER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFieldEnum, 's', 's_')}, ${prefixedColumns(Prisma.UserScalarFieldEnum, 'u', 'u_')},
+  ${prefixedColumns(Prisma.CompanyScalarFieldEnum, 'co', 'co_')}, ${prefixedColumns(Prisma.MemberScalarFieldEnum, 'm', 'm_')},
+  (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"`;
 
 type CallerKey = { sessionId: string; domain: string };
 const callerKey = (k: CallerKey) => `${k.sessionId} ${k.domain}`;
@@ -32,18 +34,27 @@ const callerKey = (k: CallerKey) => `${k.sessionId} ${k.domain}`;
 const callerRow = perDb((db: Db) =>
   batched(async (keys: CallerKey[]) => {
     const rows = await hotQuery(db, Prisma.sql`
-      SELECT k."i"::int AS "_i", ${CALLER_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"
+      SELECT k."i"::int AS "_i", ${CALLER_COLUMNS}
       FROM unnest(${keys.map((k) => k.sessionId)}::text[], ${keys.map((k) => k.domain)}::text[]) WITH ORDINALITY AS k("sessionId", "domain", "i")
         JOIN "Session" s ON s."id" = k."sessionId" JOIN "User" u ON u."id" = s."userId"
-        LEFT JOIN "Company" c ON c."domain" = k."domain"
-        LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = u."id"`, { prepared: true });
+        LEFT JOIN "Company" co ON co."domain" = k."domain"
+        LEFT JOIN "Member" m ON m."companyId" = co."id" AND m."userId" = u."id"`, { prepared: true });
     return new Map(rows.map((r) => [callerKey(keys[(r._i as number) - 1]!), r]));
   }, callerKey),
 );
 
 /** The caller of a socket event acting for the company of `domain`, or the refusal the member level would give. */
-export async function socketCaller(db: Db, sessionId: string, domain: string, now: Date): Promise<{ user: User; company: Company; member: Member }> {
-  const row = await callerRow(db, { sessionId, domain });
+export async function socketCaller(db: Db, sessionId: string, domain: string, now: Date): Promise<SocketCaller> {
+  return callerFromRow(db, await callerRow(db, { sessionId, domain }), now);
+}
+
+export type SocketCaller = { user: User; company: Company; member: Member };
+
+/**
+ * The caller from a row holding CALLER_COLUMNS (undefined: no such session): the rules of
+ * resolveSession and decideAccess, in their order, and the session's "last seen" touch.
+ */
+export async function callerFromRow(db: Db, row: Record<string, unknown> | undefined, now: Date): Promise<SocketCaller> {
   const session = row && unprefix<Session>(row, Prisma.SessionScalarFieldEnum, 's_');
   const user = row && unprefix<User>(row, Prisma.UserScalarFieldEnum, 'u_');
   const t = now.getTime();
@@ -52,7 +63,7 @@ export async function socketCaller(db: Db, sessionId: string, domain: string, no
   }
   // As resolveSession does: "last seen" moves while someone only acts over their socket too.
   if (t - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await db.session.updateMany({ where: { id: session.id }, data: { lastSeenAt: now } });
-  const company = unprefix<Company>(row, Prisma.CompanyScalarFieldEnum, 'c_');
+  const company = unprefix<Company>(row, Prisma.CompanyScalarFieldEnum, 'co_');
   if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Domain not found' });
   const member = unprefix<Member>(row, Prisma.MemberScalarFieldEnum, 'm_');
   const mustVerifyEmail = row.verifyEmail === true && !!user.email && !user.emailVerifiedAt;

@@ -50,7 +50,7 @@ export function assertMayWork(ctx: ChatContext) {
   if (!memberMayWork(ctx.company, ctx.member)) throw new TRPCError({ code: 'FORBIDDEN', message: M.blocked });
 }
 
-const PARTICIPATION_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.ConversationScalarFieldEnum, 'c', 'c_')}, ${prefixedColumns(Prisma.ParticipantScalarFieldEnum, 'p', 'p_')}`;
+export const PARTICIPATION_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.ConversationScalarFieldEnum, 'c', 'c_')}, ${prefixedColumns(Prisma.ParticipantScalarFieldEnum, 'p', 'p_')}`;
 
 /**
  * The caller's participation in a conversation of THIS company, or a refusal. One raw join: almost
@@ -65,8 +65,19 @@ export async function participation(ctx: ChatContext, conversationId: string, op
     SELECT ${PARTICIPATION_COLUMNS}, ${earlier} AS "earlierId"
     FROM "Conversation" c LEFT JOIN "Participant" p ON p."conversationId" = c."id" AND p."userId" = ${ctx.userId}::uuid
     WHERE c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`);
+  return participationOf(row);
+}
+
+export type Participation = ReturnType<typeof participationOf>;
+
+/**
+ * The rules of `participation` on a row read elsewhere (the socket's batched read): the
+ * conversation's columns prefixed `c_` (absent: not in this company), the caller's participant
+ * row's prefixed `p_`, and `earlierId`.
+ */
+export function participationOf(row: Record<string, unknown> | undefined) {
   const conversation = row && unprefix<Conversation>(row, Prisma.ConversationScalarFieldEnum, 'c_');
-  if (!conversation) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
+  if (!row || !conversation) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
   const me = unprefix<Participant>(row, Prisma.ParticipantScalarFieldEnum, 'p_');
   if (!me) throw new TRPCError({ code: 'FORBIDDEN', message: M.notParticipant });
   if (me.removed) throw new TRPCError({ code: 'FORBIDDEN', message: M.removed });

@@ -17,7 +17,7 @@ import {
   type messagesInput,
   type sendInput,
 } from '../../../shared/schemas/chat';
-import { activeMemberOf, notRefusedBy, assertMayWork, MESSAGE_INCLUDE, participation, seesComments, toMessage, visibleMessages, WRITE_TX, type ChatContext } from './context';
+import { activeMemberOf, notRefusedBy, assertMayWork, MESSAGE_INCLUDE, participation, seesComments, type Participation, toMessage, visibleMessages, WRITE_TX, type ChatContext } from './context';
 import { lockFileKeys, unsharedFileKeys } from './files';
 import { appendMessage, appendOnItsOwn, emitMessage, type ChatMessage } from './service';
 
@@ -42,14 +42,24 @@ async function checkMentions(ctx: ChatContext, conversationId: string, mentions:
 }
 
 /**
+ * How a send reads the caller's participation and appends: each on its own (chat.send), or, for
+ * the socket's chat:send, from its batched read and by group commit (socket-send.ts).
+ */
+export interface SendPath {
+  participation: (ctx: ChatContext, conversationId: string, opts: { clientId: string }) => Promise<Participation>;
+  append: typeof appendOnItsOwn;
+}
+const ONE_BY_ONE: SendPath = { participation, append: appendOnItsOwn };
+
+/**
  * Sends a person's message. A retry with the same clientId returns the first message, also when
  * the retries race (the unique (conversation, author, clientId) index decides). A reply to a
  * comment is a comment too, so internal text never reaches customers through a quote.
  */
-export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendInput>): Promise<ChatMessage> {
+export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendInput>, path: SendPath = ONE_BY_ONE): Promise<ChatMessage> {
   assertMayWork(ctx);
   // The retry check rides on the participation read: a first send pays no extra round trip.
-  const { conversation, earlierMessageId } = await participation(ctx, input.conversationId, { clientId: input.clientId });
+  const { conversation, earlierMessageId } = await path.participation(ctx, input.conversationId, { clientId: input.clientId });
   const byClientId = { conversationId_authorId_clientId: { conversationId: conversation.id, authorId: ctx.userId, clientId: input.clientId } };
   if (earlierMessageId) return toMessage(await ctx.db.message.findUniqueOrThrow({ where: { id: earlierMessageId }, include: MESSAGE_INCLUDE }));
   if (input.isComment && !seesComments(ctx)) throw new TRPCError({ code: 'FORBIDDEN', message: M.commentsMembersOnly });
@@ -68,7 +78,7 @@ export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendI
   try {
     appended = message.isComment
       ? await ctx.db.$transaction((tx) => appendMessage(tx, ctx.company.domain, message, ctx.clock.now()), WRITE_TX)
-      : await appendOnItsOwn(ctx.db, ctx.company.domain, message, ctx.clock.now());
+      : await path.append(ctx.db, ctx.company.domain, message, ctx.clock.now());
   } catch (err) {
     // Two sends with the same clientId at once: the loser returns the winner's message.
     if ((err as { code?: string }).code === 'P2002') {

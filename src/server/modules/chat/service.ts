@@ -383,22 +383,44 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
   const baseBytes = estimateMessageBytes({ text: input.text, path: `${domain}/${input.conversationId}`, participants: 0 });
   const f = input.file;
   const rows = await hotQuery(tx, Prisma.sql`
-    SELECT (f.out_message).*, f.out_company AS "f_companyId", f.out_participants AS "f_participants", au."name" AS "authorName",
-      r."id" AS "r_id", r."seq" AS "r_seq", r."authorId" AS "r_authorId", r."type" AS "r_type", r."text" AS "r_text",
-      r."fileName" AS "r_fileName", r."removed" AS "r_removed", ra."name" AS "r_authorName"
+    SELECT (f.out_message).*, f.out_company AS "f_companyId", f.out_participants AS "f_participants", ${APPENDED_JOIN}
     FROM chat_append_message(${input.conversationId}::uuid, ${input.id ?? randomUUID()}::uuid, ${input.authorId ?? null}::uuid, ${input.clientId ?? null}::text,
       ${input.type ?? (f ? 'arquivo' : 'texto')}::text, ${input.text}::text, ${input.replyToId ?? null}::uuid, ${input.forwarded ?? false}::boolean,
       ${input.isComment ?? false}::boolean, ${input.mentions ?? []}::uuid[], ${baseBytes}::integer, ${f?.key ?? null}::text, ${f?.name ?? null}::text,
       ${f ? String(f.size) : null}::bigint, ${f?.mime ?? null}::text, ${f?.thumbKey ?? null}::text, ${f?.isRecording ?? false}::boolean,
       ${f?.durationMs ?? null}::integer, ${f?.callId ?? null}::uuid, ${input.data === undefined ? null : JSON.stringify(input.data)}::jsonb,
       ${now}::timestamp(3), ${!!opts.standalone}::boolean) f
-    LEFT JOIN "User" au ON au."id" = (f.out_message)."authorId"
-    LEFT JOIN "Message" r ON r."id" = (f.out_message)."replyToId" LEFT JOIN "User" ra ON ra."id" = r."authorId"`).catch((err: unknown) => {
+    ${APPENDED_JOINS}`).catch((err: unknown) => {
     if (needsTransaction(err)) throw new RelaysNeedTransaction();
     throw asOrmUniqueViolation(err); // a retry with the same clientId: callers expect P2002
   });
   const inserted = rows[0];
   if (!inserted || inserted.id == null) throw new TRPCError({ code: 'NOT_FOUND', message: M.notFound });
+  const { companyId, participants, created } = appendedRow(inserted);
+  // Channel customers (WhatsApp, Telegram, e-mail) get it through the channels outbox, in this
+  // transaction (a standalone call never gets here with any: the function refused it).
+  const relayed = participants.filter((p) => (p.whatsapp || p.telegram || p.email) && p.userId !== input.authorId);
+  if (relayed.length && !input.isComment) await enqueueRelays(tx, companyId, created, relayed);
+  let recipients = participants.filter((p) => !p.refused).map((p) => p.userId);
+  if (input.isComment) {
+    // Comments are internal: customers and visitors in the conversation never receive them.
+    const members = await tx.user.findMany({ where: { id: { in: recipients }, ...activeMemberOf(companyId) }, select: { id: true } });
+    recipients = members.map((u) => u.id);
+  }
+  return { message: toMessage(created), recipients };
+}
+
+/** The joined columns every append query selects (see appendMessage), for `appendedRow`. */
+export const APPENDED_JOIN = Prisma.sql`au."name" AS "authorName",
+      r."id" AS "r_id", r."seq" AS "r_seq", r."authorId" AS "r_authorId", r."type" AS "r_type", r."text" AS "r_text",
+      r."fileName" AS "r_fileName", r."removed" AS "r_removed", ra."name" AS "r_authorName"`;
+
+/** Joined to an append function `f` for APPENDED_JOIN's columns. */
+export const APPENDED_JOINS = Prisma.sql`LEFT JOIN "User" au ON au."id" = (f.out_message)."authorId"
+    LEFT JOIN "Message" r ON r."id" = (f.out_message)."replyToId" LEFT JOIN "User" ra ON ra."id" = r."authorId"`;
+
+/** A row of an append function (the message's columns, f_companyId, f_participants and APPENDED_JOIN) as the message and its audience. */
+export function appendedRow(inserted: Record<string, unknown>) {
   const companyId = inserted.f_companyId as string;
   const rawParticipants = inserted.f_participants;
   const participants = (typeof rawParticipants === 'string' ? JSON.parse(rawParticipants) : rawParticipants) as {
@@ -424,17 +446,7 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
         }
       : null,
   };
-  // Channel customers (WhatsApp, Telegram, e-mail) get it through the channels outbox, in this
-  // transaction (a standalone call never gets here with any: the function refused it).
-  const relayed = participants.filter((p) => (p.whatsapp || p.telegram || p.email) && p.userId !== input.authorId);
-  if (relayed.length && !input.isComment) await enqueueRelays(tx, companyId, created, relayed);
-  let recipients = participants.filter((p) => !p.refused).map((p) => p.userId);
-  if (input.isComment) {
-    // Comments are internal: customers and visitors in the conversation never receive them.
-    const members = await tx.user.findMany({ where: { id: { in: recipients }, ...activeMemberOf(companyId) }, select: { id: true } });
-    recipients = members.map((u) => u.id);
-  }
-  return { message: toMessage(created), recipients };
+  return { companyId, participants: participants ?? [], created };
 }
 
 /** A standalone append refused because channel relays must be queued in the same transaction. */
@@ -448,10 +460,17 @@ export class RelaysNeedTransaction extends Error {}
  */
 export function appendOnItsOwn(db: Db, domain: string, input: NewMessage, now: Date) {
   return appendMessage(db, domain, input, now, { standalone: true }).catch((err: unknown) => {
-    if (err instanceof RelaysNeedTransaction) return db.$transaction((tx) => appendMessage(tx, domain, input, now), WRITE_TX);
+    if (err instanceof RelaysNeedTransaction) return appendInTransaction(db, domain, input, now);
     throw err;
   });
 }
+
+/** Appends a message in a short transaction of its own (what a send with channel relays needs). */
+export function appendInTransaction(db: Db, domain: string, input: NewMessage, now: Date) {
+  return db.$transaction((tx) => appendMessage(tx, domain, input, now), WRITE_TX);
+}
+
+export type Appended = Awaited<ReturnType<typeof appendMessage>>;
 
 function needsTransaction(err: unknown): boolean {
   const e = err as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } }; message?: string };

@@ -15,13 +15,14 @@ import type { ChatSendAck, ClientToServerEvents, InterServerEvents, ServerToClie
 import { sendInput } from '../../../shared/schemas/chat';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import { batched, perDb } from '../../db/batch';
+import { hotQuery, Prisma, type Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
-import { refusalAck, socketCaller } from '../../realtime/caller';
+import { CALLER_COLUMNS, callerFromRow, eventInput, refusalAck } from '../../realtime/caller';
 import type { ObjectStore } from '../../storage';
-import { findUnstorable } from '../../trpc';
-import { UNSTORABLE_TEXT_MESSAGE } from '../../../shared/limits';
+import { participationOf, PARTICIPATION_COLUMNS } from './context';
+import { appendGrouped } from './group-commit';
 import { sendMessage } from './messages';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -35,6 +36,48 @@ export interface SocketSendDeps {
   logger: Logger;
 }
 
+const SEND_COLUMNS = Prisma.sql`${CALLER_COLUMNS}, ${PARTICIPATION_COLUMNS}`;
+
+interface SendKey {
+  sessionId: string;
+  domain: string;
+  conversationId: string;
+  clientId: string;
+}
+
+/**
+ * Everything a send checks, for every send asked in this event-loop turn, in ONE statement: per
+ * send, the socket's session and its user, the company named by domain and the user's membership
+ * (what `authedProcedure` and `memberProcedure` read), the conversation in that company with the
+ * caller's participation, and the caller's earlier message with this clientId (`participation`).
+ * Nothing is cached: each send's row is read by a statement that starts after it arrived.
+ */
+const readSends = perDb((db: Db) =>
+  batched(
+    async (keys: SendKey[]) => {
+      // LATERAL: each send's row is found by the same index lookups as one send's own statement
+      // (a plain join of the key list could be planned as scans of whole tables).
+      const rows = await hotQuery(db, Prisma.sql`
+        SELECT k.i, x.* FROM unnest(${keys.map((k) => k.sessionId)}::text[], ${keys.map((k) => k.domain)}::text[], ${keys.map((k) => k.conversationId)}::uuid[],
+            ${keys.map((k) => k.clientId)}::text[]) WITH ORDINALITY AS k(sid, domain, conv, client, i)
+        LEFT JOIN LATERAL (
+          SELECT ${SEND_COLUMNS},
+            (SELECT e."id" FROM "Message" e WHERE e."conversationId" = c."id" AND e."authorId" = u."id" AND e."clientId" = k.client) AS "earlierId"
+          FROM "Session" s JOIN "User" u ON u."id" = s."userId"
+            LEFT JOIN "Company" co ON co."domain" = k.domain
+            LEFT JOIN "Member" m ON m."companyId" = co."id" AND m."userId" = u."id"
+            LEFT JOIN "Conversation" c ON c."id" = k.conv AND c."companyId" = co."id"
+            LEFT JOIN "Participant" p ON p."conversationId" = c."id" AND p."userId" = u."id"
+          WHERE s."id" = k.sid) x ON true`);
+      return new Map(rows.map((r) => [sendKey(keys[Number(r.i) - 1]!), r]));
+    },
+    (k: SendKey) => sendKey(k),
+  ),
+);
+const sendKey = (k: SendKey) => `${k.sessionId}\n${k.domain}\n${k.conversationId}\n${k.clientId}`;
+
+
+
 export function registerSocketSend(socket: AppSocket, deps: SocketSendDeps) {
   socket.on('chat:send', (raw, ack) => {
     if (typeof ack !== 'function') return;
@@ -45,15 +88,14 @@ export function registerSocketSend(socket: AppSocket, deps: SocketSendDeps) {
   });
 
   async function handle(raw: unknown): Promise<ChatSendAck> {
-    const where = findUnstorable(raw);
-    if (where) throw new TRPCError({ code: 'BAD_REQUEST', message: `${where}: ${UNSTORABLE_TEXT_MESSAGE}` });
-    const parsed = sendInput.safeParse(raw);
-    if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
-    const input = parsed.data;
-    const caller = await socketCaller(deps.db, socket.data.sessionId, input.domain, deps.clock.now());
+    const input = eventInput(sendInput, raw);
+    const row = await readSends(deps.db, { sessionId: socket.data.sessionId, domain: input.domain, conversationId: input.conversationId, clientId: input.clientId });
+    const caller = await callerFromRow(deps.db, row, deps.clock.now());
     const message = await sendMessage(
       { db: deps.db, clock: deps.clock, realtime: deps.realtime, storage: deps.storage, config: deps.config, company: caller.company, member: caller.member, userId: caller.user.id },
       input,
+      // The participation was read with the caller; the append is group-committed.
+      { participation: async () => participationOf(row), append: appendGrouped },
     );
     return { ok: true, message };
   }
