@@ -50,13 +50,18 @@ async function call<T>(who: { cookie: string }, path: string, input: Record<stri
   return res.data as T;
 }
 
-/** HISTORY messages, alternating authors, 10 minutes apart (so the list has day separators). */
+/**
+ * HISTORY messages, alternating authors, 10 minutes apart (so the list has day separators), the
+ * last one at 23:59 UTC yesterday: the messages sent during the test are today's, so a day
+ * separator sits right above them, in view at the bottom whatever the hour the test runs (the
+ * page's clock is UTC too).
+ */
 async function seedHistory(conversationId: string, authors: [string, string]) {
   await server.db.$executeRawUnsafe(
     `INSERT INTO "Message" ("id", "conversationId", "seq", "authorId", "type", "text", "bytes", "mentions", "createdAt")
      SELECT gen_random_uuid(), $1::uuid, s, CASE WHEN s % 2 = 0 THEN $2::uuid ELSE $3::uuid END, 'texto',
             'Histórico ' || s || CASE WHEN s % 5 = 0 THEN ': uma linha mais longa, para que as alturas das linhas variem de verdade na lista' ELSE '' END,
-            40, '{}', now() - make_interval(mins => ($4::int - s + 1) * 10)
+            40, '{}', date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(mins => ($4::int - s) * 10 + 1)
      FROM generate_series(1, $4::int) s`,
     conversationId,
     authors[0],
@@ -96,7 +101,7 @@ describe('a long conversation', () => {
       call(b, 'chat.send', { conversationId, clientId: crypto.randomUUID(), text, ...(replyToId ? { replyToId } : {}) }, company.domain);
     await send('Sobre aquela mensagem antiga', quoted.id);
 
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', viewport: { width: 1280, height: 800 } });
     contexts.push(context);
     const [cookieName, value] = a.cookie.split('=') as [string, string];
     await context.addCookies([{ name: cookieName, value, url: server.url }]);
