@@ -59,6 +59,10 @@ export default defineConfig(({ command }) => ({
             const area = areaOf(facade);
             return `assets/${area && area !== file ? `${area}-${file}` : file}-[hash].js`;
           }
+          // A dynamic entry merged with the code it shares (features/recent/RecentLayout.tsx and
+          // service parts): still named after its entry, recent-RecentLayout-<hash>.js.
+          const entry = chunk.isDynamicEntry ? ours.find((id) => id.match(/([^/]+)\.[jt]sx?$/)?.[1] === chunk.name) : undefined;
+          if (entry) return `assets/${areaOf(entry) ?? 'app'}-${chunk.name}-[hash].js`;
           const areas = [...new Set(ours.map(areaOf).filter((a): a is string => !!a))].sort();
           if (areas.length === 1) return `assets/${areas[0]}-shared-[hash].js`;
           if (areas.length > 1) return `assets/shared-${areas.slice(0, 3).join('-')}-[hash].js`;
