@@ -18,13 +18,15 @@ import { fmt, ratio, type Benchmark } from '../lib/stats';
 
 const ASSETS = path.resolve('dist/client/assets');
 /**
- * What /i/recent downloads first, gzip. The target (issue 22) is 200 KB; the UI kit on React Aria
- * put the figure at ~349 KiB (React Aria alone ~95 KiB, imported by the app shell), so the
- * benchmark fails past a ceiling just above today's size: growth fails `npm test` now, and the
- * ceiling comes down to the target as the shell sheds weight. Decimal kilobytes (the stricter).
+ * What /i/recent downloads first, gzip. The target (issue 22) is 200 KB. It was ~351 KiB while one
+ * 'aria' chunk (React Aria, ~95 KiB) and zod came with the shell; with the shell on native buttons,
+ * its menus and dialogs loaded on use and no zod (docs/performance.md, 'initial JavaScript of
+ * /i/recent') it is ~217 KiB (222 KB), of which ~31 KiB is the English catalogue. The benchmark fails
+ * past a ceiling just above that, so growth fails `npm test`; splitting the catalogue per route is
+ * the next step to the target. Decimal kilobytes (the stricter).
  */
 export const INITIAL_JS_TARGET_GZIP = 200_000;
-export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? 365_000);
+export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? 230_000);
 
 /** Spawns `cmd` in its own process group and times it until GET /healthz answers 200. */
 async function timeToHealthy(cmd: string, args: string[], env: Record<string, string | undefined>, port: number, timeoutMs: number, cwd?: string) {
