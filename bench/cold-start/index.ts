@@ -18,15 +18,15 @@ import { fmt, ratio, type Benchmark } from '../lib/stats';
 
 const ASSETS = path.resolve('dist/client/assets');
 /**
- * What /i/recent downloads first, gzip. The target (issue 22) is 200 KB. It was ~351 KiB while one
- * 'aria' chunk (React Aria, ~95 KiB) and zod came with the shell; with the shell on native buttons,
- * its menus and dialogs loaded on use and no zod (docs/performance.md, 'initial JavaScript of
- * /i/recent') it is ~217 KiB (222 KB), of which ~31 KiB is the English catalogue. The benchmark fails
- * past a ceiling just above that, so growth fails `npm test`; splitting the catalogue per route is
- * the next step to the target. Decimal kilobytes (the stricter).
+ * What /i/recent downloads first, gzip: the target of issue 22 is 200 KB, and it is the ceiling
+ * (the benchmark, and so `npm test`, fails above it). It was ~351 KiB while one 'aria' chunk
+ * (React Aria, ~95 KiB), zod and the whole catalogue came with the shell; it is ~193 KiB (198 KB)
+ * with the shell on native buttons, its menus and dialogs loaded on use, no zod and only the
+ * messages of the first download (docs/performance.md, 'the first download of /i/recent').
+ * Decimal kilobytes (the stricter).
  */
 export const INITIAL_JS_TARGET_GZIP = 200_000;
-export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? 230_000);
+export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? INITIAL_JS_TARGET_GZIP);
 
 /** Spawns `cmd` in its own process group and times it until GET /healthz answers 200. */
 async function timeToHealthy(cmd: string, args: string[], env: Record<string, string | undefined>, port: number, timeoutMs: number, cwd?: string) {
