@@ -2,10 +2,51 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
+const clientRoot = `${repoRoot}src/client/`;
+
+/**
+ * The messages /i/recent shows first, per language (issue 22, target 6): `virtual:shell-catalog/<locale>`
+ * holds only the catalogue entries whose ids appear in the code of the first download (main.tsx,
+ * the recent list and the chat shell, with everything they import statically). i18n.ts activates
+ * it at start; the whole catalogue loads before any other chunk runs, because every dynamic
+ * import of the app waits for it (renderDynamicImport below). The dev server serves the whole one.
+ */
+const SHELL_ROOTS = ['main.tsx', 'features/recent/RecentLayout.tsx', 'features/chat/ChatShell.tsx'].map((f) => `${clientRoot}${f}`);
+function shellCatalog(command: 'build' | 'serve'): Plugin {
+  const PREFIX = 'virtual:shell-catalog/';
+  return {
+    name: 'atende:shell-catalog',
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : null),
+    async load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return null;
+      const po = `${clientRoot}locales/${id.slice(PREFIX.length + 1)}/messages.po`;
+      if (command === 'serve') return `export { messages } from ${JSON.stringify(po)};`;
+      const ids = new Set<string>();
+      const seen = new Set<string>();
+      const walk = async (moduleId: string): Promise<void> => {
+        if (seen.has(moduleId) || !moduleId.startsWith(clientRoot) || moduleId.includes('/node_modules/')) return;
+        seen.add(moduleId);
+        const info = await this.load({ id: moduleId, resolveDependencies: true });
+        for (const m of (info.code ?? '').matchAll(/["'`]([A-Za-z0-9+/]{6})["'`]/g)) ids.add(m[1]!);
+        await Promise.all(info.importedIds.map(walk));
+      };
+      await Promise.all(SHELL_ROOTS.map(walk));
+      const compiled = (await this.load({ id: po })).code ?? '';
+      const all = new Function(compiled.replace(/export\s+const\s+messages\s*=/, 'return '))() as Record<string, unknown>;
+      const shell = Object.fromEntries(Object.entries(all).filter(([key]) => ids.has(key)));
+      return `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(shell))});`;
+    },
+    renderDynamicImport({ targetModuleId }) {
+      if (command !== 'build' || !targetModuleId) return null;
+      if (/\/locales\/[^/]+\/messages\.po$/.test(targetModuleId) || targetModuleId.startsWith(`\0${PREFIX}`) || SHELL_ROOTS.includes(targetModuleId)) return null;
+      return { left: '(globalThis.__fullCatalog?.() ?? Promise.resolve()).then(() => import(', right: '))' };
+    },
+  };
+}
 
 const LINGUI_MACRO = /@lingui\/(core|react)\/macro/;
 function usesLinguiMacro(id: string): boolean {
@@ -23,6 +64,7 @@ function usesLinguiMacro(id: string): boolean {
 export default defineConfig(({ command }) => ({
   root: 'src/client',
   plugins: [
+    shellCatalog(command),
     // Babel only where the Lingui macro is imported: every other file is compiled by esbuild alone
     // (a build through Babel parses and prints each file once more; half of ours use no macro).
     react({ babel: (id) => ({ plugins: usesLinguiMacro(id) ? ['@lingui/babel-plugin-lingui-macro'] : [] }) }),
@@ -36,6 +78,9 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     // Errors reported from the field then point at our sources, not at minified code.
     sourcemap: true,
+    // The chat's sounds are files fetched when one plays, not base64 in the first download's
+    // JavaScript (~3 KiB gzip that does not compress; issue 22, target 6).
+    assetsInlineLimit: (file: string) => (/\.(mp3|ogg)$/.test(file) ? false : undefined),
     rollupOptions: {
       output: {
         // Libraries change less often than our screens: separate chunks stay cached across releases.
@@ -44,10 +89,9 @@ export default defineConfig(({ command }) => ({
           if (/\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)\//.test(id)) return 'react';
           if (/\/node_modules\/(@tanstack|@trpc|superjson|copy-anything|is-what)\//.test(id)) return 'trpc';
           if (/\/node_modules\/@lingui\//.test(id)) return 'lingui';
-          if (/\/node_modules\/zod\//.test(id)) return 'zod';
-          // The UI kit's libraries (React Aria and what it is made of, lucide icons).
-          if (/\/node_modules\/(react-aria-components|react-aria|react-stately|@react-aria|@react-stately|@react-types|@internationalized|@swc|client-only|use-sync-external-store)\//.test(id)) return 'aria';
-          if (/\/node_modules\/lucide-react\//.test(id)) return 'icons';
+          // React Aria, lucide and zod are not grouped: Rollup splits them by who imports them, so the
+          // first page gets only the pieces its screens use (one 'aria' chunk put 95 KiB gzip of
+          // menus, dialogs and tables in every first download; issue 22, target 6).
           return undefined;
         },
         // Chunk names say what they hold, from the modules in them (chunk.moduleIds):
@@ -56,10 +100,13 @@ export default defineConfig(({ command }) => ({
         //   code shared by screens of one area        -> <area>-shared-<hash>.js
         //   code shared across areas                  -> shared-<area>-<area>-<hash>.js (ui, guard… count as areas)
         //   locales/<locale>/messages.po              -> messages-<locale>-<hash>.js
+        //   virtual:shell-catalog/<locale>            -> messages-shell-<locale>-<hash>.js
         chunkFileNames(chunk) {
           const facade = chunk.facadeModuleId ?? '';
           const locale = facade.match(/\/locales\/([^/]+)\/messages\.po$/)?.[1];
           if (locale) return `assets/messages-${locale}-[hash].js`;
+          const shellLocale = facade.match(/shell-catalog\/([^/]+)$/)?.[1];
+          if (shellLocale) return `assets/messages-shell-${shellLocale}-[hash].js`;
           const areaOf = (id: string) => id.match(/\/src\/client\/features\/([^/]+)\//)?.[1] ?? id.match(/\/src\/client\/([^/]+)\//)?.[1] ?? null;
           const pagesOf = facade.match(/\/features\/([^/]+)\/pages\.tsx$/)?.[1];
           if (pagesOf) return `assets/${pagesOf}-[hash].js`;
@@ -72,6 +119,10 @@ export default defineConfig(({ command }) => ({
             const area = areaOf(facade);
             return `assets/${area && area !== file ? `${area}-${file}` : file}-[hash].js`;
           }
+          // A dynamic entry merged with the code it shares (features/recent/RecentLayout.tsx and
+          // service parts): still named after its entry, recent-RecentLayout-<hash>.js.
+          const entry = chunk.isDynamicEntry ? ours.find((id) => id.match(/([^/]+)\.[jt]sx?$/)?.[1] === chunk.name) : undefined;
+          if (entry) return `assets/${areaOf(entry) ?? 'app'}-${chunk.name}-[hash].js`;
           const areas = [...new Set(ours.map(areaOf).filter((a): a is string => !!a))].sort();
           if (areas.length === 1) return `assets/${areas[0]}-shared-[hash].js`;
           if (areas.length > 1) return `assets/shared-${areas.slice(0, 3).join('-')}-[hash].js`;

@@ -18,13 +18,15 @@ import { fmt, ratio, type Benchmark } from '../lib/stats';
 
 const ASSETS = path.resolve('dist/client/assets');
 /**
- * What /i/recent downloads first, gzip. The target (issue 22) is 200 KB; the UI kit on React Aria
- * put the figure at ~349 KiB (React Aria alone ~95 KiB, imported by the app shell), so the
- * benchmark fails past a ceiling just above today's size: growth fails `npm test` now, and the
- * ceiling comes down to the target as the shell sheds weight. Decimal kilobytes (the stricter).
+ * What /i/recent downloads first, gzip: the target of issue 22 is 200 KB, and it is the ceiling
+ * (the benchmark, and so `npm test`, fails above it). It was ~351 KiB while one 'aria' chunk
+ * (React Aria, ~95 KiB), zod and the whole catalogue came with the shell; it is ~193 KiB (198 KB)
+ * with the shell on native buttons, its menus and dialogs loaded on use, no zod and only the
+ * messages of the first download (docs/performance.md, 'the first download of /i/recent').
+ * Decimal kilobytes (the stricter).
  */
 export const INITIAL_JS_TARGET_GZIP = 200_000;
-export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? 365_000);
+export const INITIAL_JS_BUDGET_GZIP = Number(process.env.BENCH_INITIAL_JS_BUDGET ?? INITIAL_JS_TARGET_GZIP);
 
 /**
  * The phases a start prints with their durations: scripts/setup.mjs's "[setup] phase <name>: <n> ms"

@@ -32,13 +32,54 @@ export function detectLocale(): Locale {
 
 let latestRequest = 0;
 
+type Catalog = { messages: Messages };
+// At start only the messages of the first download (the shell, the recent list, the chat shell):
+// a build-time subset of the catalogue (vite.config.ts, shellCatalog). The whole catalogue of the
+// language loads before any other chunk runs: the build makes every dynamic import wait for
+// `globalThis.__fullCatalog` (issue 22, target 6).
+const SHELL_CATALOGS: Record<Locale, () => Promise<Catalog>> = {
+  en: () => import('virtual:shell-catalog/en') as Promise<Catalog>,
+  pt: () => import('virtual:shell-catalog/pt') as Promise<Catalog>,
+  es: () => import('virtual:shell-catalog/es') as Promise<Catalog>,
+  it: () => import('virtual:shell-catalog/it') as Promise<Catalog>,
+  de: () => import('virtual:shell-catalog/de') as Promise<Catalog>,
+};
+const fullCatalog = (locale: Locale) => import(`./locales/${locale}/messages.po`) as Promise<Catalog>;
+/** Set once some screen beyond the first download was asked for: languages switch to whole catalogues. */
+let wholeWanted = false;
+const whole = new Map<Locale, Promise<void>>();
+
+/** Loads the whole catalogue of `locale` into Lingui (once); the screens re-render with it. */
+function loadWhole(locale: Locale): Promise<void> {
+  let done = whole.get(locale);
+  if (!done) {
+    done = fullCatalog(locale).then(({ messages }) => i18n.load(locale, messages));
+    // A failed fetch may be retried by the next screen.
+    done.catch(() => whole.delete(locale));
+    whole.set(locale, done);
+  }
+  return done;
+}
+
+(globalThis as { __fullCatalog?: () => Promise<void> }).__fullCatalog = () => {
+  wholeWanted = true;
+  return isLocale(i18n.locale) ? loadWhole(i18n.locale) : Promise.resolve();
+};
+
 /** Loads the catalog (its own small chunk per language) and switches the whole UI to it. */
 export async function activateLocale(locale: Locale): Promise<void> {
   const request = ++latestRequest;
-  const { messages } = (await import(`./locales/${locale}/messages.po`)) as { messages: Messages };
-  // A slower catalog must not overwrite a language the user picked after it.
-  if (request !== latestRequest) return;
-  i18n.loadAndActivate({ locale, messages });
+  if (wholeWanted) {
+    await loadWhole(locale);
+    if (request !== latestRequest) return;
+    i18n.activate(locale);
+  } else {
+    const { messages } = await SHELL_CATALOGS[locale]();
+    // A slower catalog must not overwrite a language the user picked after it.
+    if (request !== latestRequest) return;
+    // Merged into what is loaded (the whole catalogue may have arrived first).
+    i18n.loadAndActivate({ locale, messages });
+  }
   document.documentElement.lang = locale;
 }
 

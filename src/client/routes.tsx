@@ -40,6 +40,8 @@ const home = area(() => import('./features/home/pages'));
 const login = area(() => import('./features/login/pages'));
 const forms = area(() => import('./features/forms/pages'));
 const recent = area(() => import('./features/recent/pages'));
+// The list alone, for /i/recent's first paint: the area's other screens come when opened.
+const recentList = area(() => import('./features/recent/RecentLayout'));
 const feeds = area(() => import('./features/feeds/pages'));
 const calls = area(() => import('./features/calls/pages'));
 const calendar = area(() => import('./features/calendar/pages'));
@@ -83,9 +85,9 @@ const loginRoutes: RouteObject[] = [
 /** /i/recent: the default app page; its children open beside the recent chats. */
 const recentRoute: RouteObject = {
   path: 'recent',
-  element: recent('RecentLayout'),
+  element: recentList('RecentLayout'),
   children: [
-    { index: true, element: recent('RecentHome') },
+    { index: true, element: recentList('RecentHome') },
     { path: 'sales/:id', element: recent('SalePage') },
     { path: 'budget/:id', element: recent('BudgetPage') },
     { path: 'customers/:id', element: recent('CustomerPage') },

@@ -113,6 +113,37 @@ describe('app shell', () => {
     }
   });
 
+  it('shows /i/recent with its own messages only, switches language there, and has the whole catalogue for the next screen', async () => {
+    const user = await createUser(server.db, { name: 'Bia Lima' });
+    const company = await createCompany(server.db, user.id);
+    await server.db.user.update({ where: { id: user.id }, data: { defaultCompanyId: company.id } });
+    const [name, value] = (await signIn(server.db, user.id)).split('=') as [string, string];
+    const context = await browser.newContext({ locale: 'en-US' });
+    await context.addCookies([{ name, value, url: server.url }]);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+    try {
+      await page.goto(server.url + '/i/recent', { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { name: 'Recent chats' }).waitFor();
+      // The first download has the subset of the catalogue its code uses, not the whole one.
+      expect(scripts.filter((s) => /\/messages-shell-en-/.test(s)), scripts.join(' ')).toHaveLength(1);
+      expect(scripts.filter((s) => /\/messages-en-/.test(s)), scripts.join(' ')).toEqual([]);
+
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
+      await page.getByRole('heading', { name: 'Conversas recentes' }).waitFor();
+      expect(await page.getByRole('searchbox', { name: 'Buscar conversas' }).getAttribute('placeholder')).toBe('Busque por nome, mensagem, protocolo ou DD/MM/AAAA');
+
+      // Another area's code waits for the whole Portuguese catalogue: its texts are translated.
+      await page.getByRole('link', { name: 'Minha conta' }).first().click();
+      await page.waitForURL('**/i/myAccount');
+      await page.getByRole('heading', { name: 'Minha conta' }).waitFor();
+      expect(scripts.some((s) => /\/messages-pt-/.test(s)), scripts.join(' ')).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('switches to Portuguese from the picker and keeps it after a reload', async () => {
     const { context, page } = await openPage('/');
     try {

@@ -1,10 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { trpc } from '../trpc';
-import { ModalDialog } from '../ui/Dialog';
 import { useAccessRefusalRedirect } from './accessRefusal';
 import { useSelectedCompany } from './company';
+
+// The modal machinery (React Aria) is not part of the shell's first download: this dialog is rare.
+const ModalDialog = lazy(() => import('../ui/Dialog').then((m) => ({ default: m.ModalDialog })));
 
 /**
  * /i screens about the user rather than a company: they stay open whatever the selected company
@@ -54,6 +56,7 @@ function CompanyDeactivatedDialog({ onAcknowledge }: { onAcknowledge: () => void
   });
   return (
     // Escape means "understood" too: the dialog informs, it does not ask for a decision.
+    <Suspense fallback={null}>
     <ModalDialog
       title={t`Attention - Company deactivated`}
       className="dialog-wide"
@@ -79,5 +82,6 @@ function CompanyDeactivatedDialog({ onAcknowledge }: { onAcknowledge: () => void
         </p>
       )}
     </ModalDialog>
+    </Suspense>
   );
 }

@@ -2,7 +2,7 @@ import { Trans } from '@lingui/react/macro';
 import { LogOut } from 'lucide-react';
 import { trpc } from '../trpc';
 import { Avatar } from '../ui/Avatar';
-import { Button } from '../ui/Button';
+import { ShellButton } from '../ui/ShellButtons';
 
 /** The header's account corner: who is signed in, and the way out. Nothing for anonymous visitors. */
 export function UserMenu() {
@@ -20,11 +20,11 @@ export function UserMenu() {
     <div className="user-menu">
       <Avatar name={name} seed={user.id} size={30} />
       <span className="user-menu-name">{name}</span>
-      <Button variant="quiet" size="small" icon={LogOut} isPending={signOut.isPending} onPress={() => signOut.mutate()}>
+      <ShellButton variant="quiet" size="small" icon={LogOut} isPending={signOut.isPending} onClick={() => signOut.mutate()}>
         <span className="button-label">
           <Trans>Sign out</Trans>
         </span>
-      </Button>
+      </ShellButton>
     </div>
   );
 }

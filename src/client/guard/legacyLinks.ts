@@ -1,4 +1,5 @@
-import { domainSchema } from '../../shared/schemas/company';
+// Not domainSchema: the shell's first download has no zod (issue 22).
+import { isDomainName } from '../../shared/domain/domain-name';
 
 /**
  * The old app's invitation links were hash routes (spec 2): /#/convite/{domain} for an organization
@@ -9,7 +10,7 @@ export function legacyLinkTarget(hash: string): string | null {
   const match = /^#\/convite\/([^/?#]+)(?:\/([^/?#]+))?\/?$/.exec(hash);
   if (!match) return null;
   const domain = safeDecode(match[1]!)?.toLowerCase();
-  if (!domain || !domainSchema.safeParse(domain).success) return null;
+  if (!domain || !isDomainName(domain)) return null;
   if (!match[2]) return `/${domain}/invite`;
   // The service's own page comes with the chat area; until then its ticket page is the landing spot.
   const serviceId = safeDecode(match[2]);

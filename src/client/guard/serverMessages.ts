@@ -11,17 +11,17 @@ import { LIFECYCLE_MESSAGES as L } from '../../shared/domain/member-lifecycle';
 import { ACCESS_MESSAGES } from '../../shared/domain/membership';
 import { REQUEST_TOO_LARGE_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
 import { SOCKET_TOO_FAST, SOCKET_TOO_MANY } from '../../shared/realtime';
-import { CHANNEL_MESSAGES as CHN } from '../../shared/schemas/channels';
-import { CHAT_MESSAGES as CH } from '../../shared/schemas/chat';
-import { COMPANY_MESSAGES as C } from '../../shared/schemas/company';
-import { IDENTITY_MESSAGES as M } from '../../shared/schemas/identity';
-import { QUEUE_MESSAGES as Q } from '../../shared/schemas/queues';
-import { SERVICE_MESSAGES as S } from '../../shared/schemas/service';
-import { WIDGET_MESSAGES as WG } from '../../shared/schemas/widget';
+import { CHANNEL_MESSAGES as CHN } from '../../shared/messages/channels';
+import { CHAT_MESSAGES as CH } from '../../shared/messages/chat';
+import { COMPANY_MESSAGES as C } from '../../shared/messages/company';
+import { IDENTITY_MESSAGES as M } from '../../shared/messages/identity';
+import { QUEUE_MESSAGES as Q } from '../../shared/messages/queues';
+import { SERVICE_MESSAGES as S } from '../../shared/messages/service';
+import { WIDGET_MESSAGES as WG } from '../../shared/messages/widget';
 import { CONTACT_MESSAGES as CT } from '../../shared/domain/contacts';
 import { NOTE_DOC_INVALID, NOTE_TOO_LONG } from '../../shared/domain/note-doc';
-import { FEED_MESSAGES as FD } from '../../shared/schemas/feeds';
-import { NOTE_MESSAGES as NT } from '../../shared/schemas/notes';
+import { FEED_MESSAGES as FD } from '../../shared/messages/feeds';
+import { NOTE_MESSAGES as NT } from '../../shared/messages/notes';
 
 /** Feeds, notes and customers. */
 const FEEDS_NOTES_CONTACTS_TEXTS: Record<string, MessageDescriptor> = {

@@ -19,8 +19,7 @@ import {
   UserRound,
   type LucideIcon,
 } from 'lucide-react';
-import { lazy, Suspense, type ComponentType } from 'react';
-import { Button as AriaButton, Dialog as AriaDialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useMyStanding, usePlanFeatures } from '../guard/company';
 import { CompanyGate } from '../guard/CompanyGate';
@@ -32,11 +31,15 @@ import { QueueBadge } from '../features/service/QueueBadge';
 import { ServiceAlerts } from '../features/notifications/ServiceAlerts';
 import { Spinner } from './Spinner';
 
+const loadDrawer = () => import('./AppDrawer');
+// The 'More' drawer (React Aria's modal): loaded when its button is pointed at, focused or pressed.
+const AppDrawer = lazy(loadDrawer);
+
 // The chat of the selected company around every screen of the app (sync engine, unread title and
 // badge, receive sound); its own chunk, shared with the conversation screens.
 const ChatShell = lazy(() => import('../features/chat/ChatShell').then((m) => ({ default: m.ChatShell })));
 
-interface NavItem {
+export interface NavItem {
   to: string;
   label: MessageDescriptor;
   icon: LucideIcon;
@@ -82,32 +85,7 @@ export function AppLayout() {
         {items.map((item) => (
           <AppLink key={item.to} item={item} label={i18n._(item.label)} />
         ))}
-        <DialogTrigger>
-          <AriaButton className="app-nav-more">
-            <MenuIcon aria-hidden="true" />
-            <span className="app-link-label">{t`More`}</span>
-          </AriaButton>
-          <ModalOverlay isDismissable className="modal-overlay app-drawer-overlay">
-            <Modal className="modal app-drawer">
-              <AriaDialog className="modal-dialog app-drawer-body" aria-label={t`More`}>
-                {({ close }) => (
-                  <>
-                    <Heading slot="title" className="modal-dialog-title">
-                      {t`More`}
-                    </Heading>
-                    <div className="section-nav" onClick={(e) => (e.target as HTMLElement).closest('a') && close()}>
-                      {items
-                        .filter((item) => !item.primary)
-                        .map((item) => (
-                          <AppLink key={item.to} item={item} label={i18n._(item.label)} />
-                        ))}
-                    </div>
-                  </>
-                )}
-              </AriaDialog>
-            </Modal>
-          </ModalOverlay>
-        </DialogTrigger>
+        <MoreButton items={items.filter((item) => !item.primary)} />
       </nav>
       <div className="app-content">
         <CompanyGate />
@@ -127,7 +105,7 @@ export function AppLayout() {
   );
 }
 
-function AppLink({ item, label }: { item: NavItem; label: string }) {
+export function AppLink({ item, label }: { item: NavItem; label: string }) {
   const Icon = item.icon;
   const Badge = item.badge;
   return (
@@ -139,5 +117,32 @@ function AppLink({ item, label }: { item: NavItem; label: string }) {
       <span className="app-link-label">{label}</span>
       {Badge && <Badge />}
     </NavLink>
+  );
+}
+
+/** 'More' (the bottom bar on a phone): the other areas in a drawer. */
+function MoreButton({ items }: { items: readonly NavItem[] }) {
+  const { t } = useLingui();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="app-nav-more"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={() => void loadDrawer()}
+        onFocus={() => void loadDrawer()}
+        onClick={() => setOpen(true)}
+      >
+        <MenuIcon aria-hidden="true" />
+        <span className="app-link-label">{t`More`}</span>
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <AppDrawer items={items} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
   );
 }

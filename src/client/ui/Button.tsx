@@ -8,13 +8,9 @@ import {
   type ButtonProps as AriaButtonProps,
 } from 'react-aria-components';
 import { Link, useHref, type LinkProps, type RelativeRoutingType } from 'react-router-dom';
+import { buttonClass, type ButtonSize, type ButtonVariant } from './buttonClass';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'quiet' | 'danger';
-export type ButtonSize = 'md' | 'small';
-
-export function buttonClass(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', extra?: string) {
-  return ['button', variant !== 'primary' && `button-${variant}`, size === 'small' && 'button-small', extra].filter(Boolean).join(' ');
-}
+export { buttonClass, type ButtonSize, type ButtonVariant };
 
 export interface ButtonProps extends Omit<AriaButtonProps, 'className' | 'children' | 'style'> {
   /** primary: the one thing to do here; secondary; quiet: in toolbars and rows; danger: destroys something. */

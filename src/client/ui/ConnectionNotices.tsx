@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { getSocket, isTooMany } from '../socket';
-import { Button } from './Button';
+import { ShellButton } from './ShellButtons';
 import { BRAND } from './PageTitle';
 import { toast } from './Toast';
 
@@ -43,9 +43,9 @@ export function ConnectionNotices() {
         <div className="connection-banner" role="alert">
           {/* The spec's text for the app open in several tabs (calls-errors-constants §8). */}
           <span>{t`You have one or more ${BRAND} tabs open; please close all the others and click OK to reload the page and start the system.`}</span>
-          <Button onPress={() => window.location.reload()}>
+          <ShellButton onClick={() => window.location.reload()}>
             <Trans>OK</Trans>
-          </Button>
+          </ShellButton>
         </div>
       )}
     </>

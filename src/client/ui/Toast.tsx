@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { AlertTriangle, CheckCircle2, Info, X, XCircle } from 'lucide-react';
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
-import { Button, IconButton } from './Button';
+import { ShellButton, ShellIconButton } from './ShellButtons';
 
 /**
  * Toasts: short notes that something happened, from anywhere (a component, a socket handler, a
@@ -140,20 +140,20 @@ function ToastItem({ item }: { item: QueuedToast }) {
         {item.title && <strong className="toast-title">{item.title}</strong>}
         <div>{item.message}</div>
         {item.action && (
-          <Button
+          <ShellButton
             size="small"
             variant="secondary"
             className="toast-action"
-            onPress={() => {
+            onClick={() => {
               item.action!.onAction();
               dismiss(item.id);
             }}
           >
             {item.action.label}
-          </Button>
+          </ShellButton>
         )}
       </div>
-      <IconButton label={t`Dismiss`} icon={X} onPress={() => dismiss(item.id)} />
+      <ShellIconButton label={t`Dismiss`} icon={X} onClick={() => dismiss(item.id)} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOMAIN_PATTERN } from '../domain/domain-name';
 import { DOMAIN_MAX_LENGTH, DOMAIN_MIN_LENGTH, LOCALES } from '../constants';
 
 /** dominio: the tenant key. 3 to 15 lowercase letters or digits, no spaces (spec 5). */
@@ -6,22 +7,14 @@ export const domainSchema = z
   .string()
   .trim()
   .regex(
-    new RegExp(`^[a-z0-9]{${DOMAIN_MIN_LENGTH},${DOMAIN_MAX_LENGTH}}$`),
+    DOMAIN_PATTERN,
     `The domain must have ${DOMAIN_MIN_LENGTH} to ${DOMAIN_MAX_LENGTH} lowercase letters or digits, without spaces`,
   );
 
 export const companyInput = z.object({ domain: domainSchema });
 
-/** Texts of the company area (spec 5 and the error catalogue); the client translates them. */
-export const COMPANY_MESSAGES = {
-  domainUnavailable: 'Domain unavailable',
-  nameUnavailable: 'Name unavailable',
-  domainNotFound: 'Domain not found',
-  fillAllFields: 'Fill in all fields',
-  profileInUse: 'You cannot delete this profile as it is in use!',
-  mailSent: 'E-mail enviado para {email}',
-  mailFailed: 'Não foi possivel enviar o e-mail para {email}',
-} as const;
+import { COMPANY_MESSAGES } from '../messages/company';
+export { COMPANY_MESSAGES } from '../messages/company';
 
 export const companyNameSchema = z.string().trim().min(1, COMPANY_MESSAGES.fillAllFields).max(80);
 const bioSchema = z.string().trim().max(1000);

@@ -2,18 +2,8 @@ import { z } from 'zod';
 import { FEED_ATTACHMENTS_MAX, FEED_AUDIENCES, FEED_COMMENT_MAX, FEED_REACTIONS, FEED_TEXT_MAX } from '../domain/feeds';
 import { domainSchema } from './company';
 
-/** Texts the feeds answer with; the client translates them. */
-export const FEED_MESSAGES = {
-  empty: 'Write something or add an image or a file',
-  tooLong: `A post has at most ${FEED_TEXT_MAX} characters`,
-  commentEmpty: 'Write a comment first',
-  commentTooLong: `A comment has at most ${FEED_COMMENT_MAX} characters`,
-  notFound: 'Post not found',
-  commentNotFound: 'Comment not found',
-  onlyAuthorOrAdmin: 'Only the author or an administrator can change this',
-  attachmentMissing: 'An attached file is missing: add it again',
-  tooManyAttachments: `A post has at most ${FEED_ATTACHMENTS_MAX} images or files`,
-} as const;
+import { FEED_MESSAGES } from '../messages/feeds';
+export { FEED_MESSAGES } from '../messages/feeds';
 
 const id = z.uuid();
 const inCompany = { domain: domainSchema };

@@ -2,25 +2,8 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../constants';
 import { normalizePhone } from '../domain/phone';
 
-/** Texts are the spec's (section 5); the client translates them through Lingui. */
-export const IDENTITY_MESSAGES = {
-  invalidEmail: 'Invalid email',
-  passwordTooShort: 'Password too short, minimum 6 characters!',
-  passwordsDiffer: 'Passwords do not match',
-  emailInUse: 'Email is already in use!',
-  invalidPassword: 'Invalid password',
-  userNotFound: 'User not found!',
-  fillAllFields: 'Fill in all fields',
-  verifyEmail: 'Verifique o e-mail para continuar!',
-  invalidPhone: 'Invalid phone number',
-  invalidCode: 'Invalid code',
-  codeExpired: 'This code has expired. Request a new one.',
-  linkExpired: 'This link has expired or was already used.',
-  passwordTooCommon: 'This password is too common. Choose another one.',
-  passwordIsEmail: 'The password cannot be your e-mail.',
-  phoneNeedsCode: 'Confirm the new number with the code sent to it by SMS.',
-  phoneInUse: 'This phone number is already in use',
-} as const;
+import { IDENTITY_MESSAGES } from '../messages/identity';
+export { IDENTITY_MESSAGES } from '../messages/identity';
 
 export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email({ message: IDENTITY_MESSAGES.invalidEmail }));
 export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH, IDENTITY_MESSAGES.passwordTooShort).max(200);

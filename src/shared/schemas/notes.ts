@@ -2,13 +2,7 @@ import { z } from 'zod';
 import { NOTE_TITLE_MAX, parseNoteDoc, type NoteDoc } from '../domain/note-doc';
 import { domainSchema } from './company';
 
-export const NOTE_MESSAGES = {
-  notFound: 'Note not found',
-  onlyOwner: 'Only the owner of the note can do this',
-  readOnly: 'This note was shared with you to read only',
-  notColleague: 'You can only share with active members of this company',
-  attachmentNotFound: 'File not found',
-} as const;
+export { NOTE_MESSAGES } from '../messages/notes';
 
 const id = z.uuid();
 const inCompany = { domain: domainSchema };

@@ -3,13 +3,8 @@ import { MESSAGE_MAX_LENGTH } from '../constants';
 import { SAVED_REPLY_SHORTCUT } from '../domain/saved-replies';
 import { domainSchema } from './company';
 
-export const REPLY_MESSAGES = {
-  notFound: 'Saved reply not found',
-  shortcutTaken: 'A saved reply with this shortcut already exists',
-  badShortcut: 'A shortcut has 1 to 30 lowercase letters, digits, "-" or "_"',
-  textRequired: 'Write the text of the reply',
-  tooMany: 'A company has at most 500 saved replies',
-} as const;
+import { REPLY_MESSAGES } from '../messages/replies';
+export { REPLY_MESSAGES } from '../messages/replies';
 
 export const SAVED_REPLIES_MAX = 500;
 

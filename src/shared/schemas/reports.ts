@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { domainSchema } from './company';
 
-export const REPORT_MESSAGES = {
-  range: 'The end of the period comes before its start, or the period is longer than a year',
-} as const;
+import { REPORT_MESSAGES } from '../messages/reports';
+export { REPORT_MESSAGES } from '../messages/reports';
 
 function knownTimeZone(tz: string): boolean {
   if (!/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;

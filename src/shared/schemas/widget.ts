@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { WIDGET_COLOR, WIDGET_GREETING_MAX, WIDGET_LABEL_MAX } from '../domain/widget';
 
-export const WIDGET_MESSAGES = {
-  badColor: 'The colour must be a hex colour such as #1f5fbf',
-} as const;
+import { WIDGET_MESSAGES } from '../messages/widget';
+export { WIDGET_MESSAGES } from '../messages/widget';
 
 export const widgetSettingsInput = z.object({
   color: z.string().trim().regex(WIDGET_COLOR, WIDGET_MESSAGES.badColor),

@@ -3,7 +3,8 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Button, ModalDialog } from '../../ui';
+// Deferred: this help is the only modal of the shell, and React Aria is not in the first download.
+import { Button, ModalDialog } from '../../ui/deferred';
 import { useRecentsList } from './ChatProvider';
 
 /**

@@ -1,9 +1,9 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { BadgeTone } from '../../ui';
-import { PAYMENT_MESSAGES as P, PLAN_MESSAGES as L } from '../../../shared/schemas/billing';
-import { OPERATOR_MESSAGES as O } from '../../../shared/schemas/operator';
-import { REPORT_MESSAGES as R } from '../../../shared/schemas/reports';
+import { PAYMENT_MESSAGES as P, PLAN_MESSAGES as L } from '../../../shared/messages/billing';
+import { OPERATOR_MESSAGES as O } from '../../../shared/messages/operator';
+import { REPORT_MESSAGES as R } from '../../../shared/messages/reports';
 
 /** The billing, operator and reports texts the server answers, for guard/serverMessages.ts. */
 export const BILLING_SERVER_TEXTS: Record<string, MessageDescriptor> = {

@@ -2,7 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { PLAN_FEATURE_MESSAGES } from '../../../shared/domain/company';
 import type { FormFieldError, FormFieldType } from '../../../shared/domain/forms';
-import { FORM_MESSAGES as M } from '../../../shared/schemas/forms';
+import { FORM_MESSAGES as M } from '../../../shared/messages/forms';
 
 /** What each kind of field is called in the builder. */
 export const FIELD_TYPE_LABELS: Record<FormFieldType, MessageDescriptor> = {

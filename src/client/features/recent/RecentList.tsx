@@ -5,7 +5,7 @@ import { cloneElement, Fragment, isValidElement, memo, useEffect, useId, useRef,
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Keyboard } from 'lucide-react';
 import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
-import { IconButton } from '../../ui/Button';
+import { ShellIconButton } from '../../ui/ShellButtons';
 import { SHOW_SHORTCUTS_EVENT } from '../chat/Shortcuts';
 import type { RecentsFilter } from '../../../shared/schemas/chat';
 import { ticksFor } from '../../../shared/domain/messages';
@@ -101,7 +101,7 @@ export function RecentList() {
         <Link to="/i/optionsList/newLive" className="button button-small button-secondary">
           <Trans>New live</Trans>
         </Link>
-        <IconButton icon={Keyboard} label={t`Keyboard shortcuts (?)`} onPress={() => window.dispatchEvent(new Event(SHOW_SHORTCUTS_EVENT))} />
+        <ShellIconButton icon={Keyboard} label={t`Keyboard shortcuts (?)`} onClick={() => window.dispatchEvent(new Event(SHOW_SHORTCUTS_EVENT))} />
       </div>
       <div className="recent-search" role="search">
         <label htmlFor={searchId} className="visually-hidden">

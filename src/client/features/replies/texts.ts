@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { REPLY_MESSAGES as M } from '../../../shared/schemas/replies';
+import { REPLY_MESSAGES as M } from '../../../shared/messages/replies';
 
 /** The saved replies' answers, for guard/serverMessages.ts (the one place server texts are translated). */
 export const REPLY_SERVER_TEXTS: Record<string, MessageDescriptor> = {
