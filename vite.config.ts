@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
@@ -48,15 +47,6 @@ function shellCatalog(command: 'build' | 'serve'): Plugin {
   };
 }
 
-const LINGUI_MACRO = /@lingui\/(core|react)\/macro/;
-function usesLinguiMacro(id: string): boolean {
-  try {
-    return LINGUI_MACRO.test(fs.readFileSync(id.split('?')[0]!, 'utf8'));
-  } catch {
-    return true;
-  }
-}
-
 /**
  * The browser app. Sources live in src/client; the build lands in dist/client, which the Node
  * server serves with a history-mode fallback (src/server/http.ts).
@@ -65,9 +55,7 @@ export default defineConfig(({ command }) => ({
   root: 'src/client',
   plugins: [
     shellCatalog(command),
-    // Babel only where the Lingui macro is imported: every other file is compiled by esbuild alone
-    // (a build through Babel parses and prints each file once more; half of ours use no macro).
-    react({ babel: (id) => ({ plugins: usesLinguiMacro(id) ? ['@lingui/babel-plugin-lingui-macro'] : [] }) }),
+    react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
     // Compiles src/client/locales/*/messages.po when imported. A text without a pt/es/it/de
     // translation fails the build instead of reaching users in English; the dev server only
     // falls back to English, so a screen can be worked on before its texts are translated.
