@@ -51,6 +51,9 @@ describe('navigation badges', () => {
       // Somewhere that is neither the chat, the queue nor the notifications.
       await page.goto(`${server.url}/i/notes`);
       await navLink(page, /^Recent chats/).waitFor();
+      // The chat (its own chunk, loaded after the shell) hears pushes from here on: a message sent
+      // before it listens would only show at the recents' next refresh.
+      await page.locator('html[data-chat="live"]').waitFor({ state: 'attached' });
 
       // A colleague writes: the chat's link counts the conversation.
       const { conversationId } = await bia.call('chat.startDirect', { domain: c.domain, userId: c.admin.userId });
