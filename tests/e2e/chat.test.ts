@@ -10,6 +10,7 @@ import { launchBrowser } from '../helpers/browser';
 import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { callProcedure } from '../helpers/trpc';
+import { RECENTS_REFRESH_MS } from '../../src/shared/constants';
 
 let server: TestServer;
 let browser: Browser;
@@ -249,6 +250,44 @@ describe('tabs, sounds, presence, phones', () => {
     await call(a, 'chat.send', { conversationId, clientId: 'quiet-1', text: 'Silently' }, company.domain);
     await b.page.getByRole('link', { name: /Ana Souza/ }).getByText('Silently').waitFor();
     expect(await played(b.page)).toBe(0);
+  });
+
+  it('a message pushed while the list is still loading is in the list and the count at once, not at the next refresh', async () => {
+    const { company, a, b } = await team();
+    const { conversationId } = await call<{ conversationId: string }>(a, 'chat.startDirect', { userId: b.userId }, company.domain);
+    // Bruno's first list is answered by the server at once and handed to his tab only after
+    // Ana's message was pushed to it: an older snapshot landing after a newer push.
+    let snapshotTaken!: () => void;
+    const taken = new Promise<void>((resolve) => (snapshotTaken = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    await b.page.route(
+      (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('chat.recents'),
+      async (route) => {
+        if (held) return route.continue();
+        held = true;
+        const response = await route.fetch();
+        snapshotTaken();
+        await released;
+        await route.fulfill({ response });
+      },
+    );
+    const text = 'Sent while your list loads';
+    const pushed = new Promise<void>((resolve) =>
+      b.page.on('websocket', (ws) => ws.on('framereceived', (f) => void (typeof f.payload === 'string' && f.payload.includes('message:new') && f.payload.includes(text) && resolve()))),
+    );
+    await b.page.goto(`${server.url}/i/recent`);
+    await taken;
+    await chatLive(b.page);
+    await call(a, 'chat.send', { conversationId, clientId: 'while-loading-1', text }, company.domain);
+    await pushed;
+    release();
+    // Well within the safety-net refresh (RECENTS_REFRESH_MS), which would otherwise be what catches up.
+    const entry = b.page.getByRole('link', { name: /Ana Souza/ });
+    await entry.getByText(text).waitFor({ timeout: RECENTS_REFRESH_MS / 2 });
+    await entry.getByText('1 unread message').waitFor({ timeout: RECENTS_REFRESH_MS / 2 });
+    await expect.poll(() => b.page.title(), { timeout: RECENTS_REFRESH_MS / 2 }).toMatch(/^\(1\) /);
   });
 
   it('shows who is online, and on a phone the list or the conversation, never both', async () => {

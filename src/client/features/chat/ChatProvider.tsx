@@ -1,6 +1,8 @@
 import { useLingui } from '@lingui/react';
 import { msg } from '@lingui/core/macro';
 import { TRPCClientError } from '@trpc/client';
+import { getQueryKey } from '@trpc/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { RECENTS_REFRESH_MS } from '../../../shared/constants';
@@ -182,43 +184,68 @@ export function useRecentsList() {
  * Changes the recent list held in the cache: `change` gets every item loaded (pages joined: a
  * conversation may move from a later page to the top) and the unread total; null means the list
  * cannot follow (a conversation it does not hold) and is fetched again.
+ *
+ * A fetch in flight (the first one, a refetch, the next page) was answered before a change pushed
+ * meanwhile, and its answer replaces the cache it lands in: so the list is fetched once more right
+ * after it lands. Not by cancelling it: pushes faster than a fetch would then never let one land.
  */
 function useRecentsPatcher(domain: string) {
   const utils = trpc.useUtils();
-  return useCallback(
+  const queryClient = useQueryClient();
+  const waiting = useRef<(() => void) | null>(null);
+  useEffect(() => () => waiting.current?.(), []);
+
+  const inFlight = useCallback(
+    () => queryClient.isFetching({ queryKey: getQueryKey(trpc.chat.recents, { domain, limit: RECENTS_PAGE }, 'infinite') }) > 0,
+    [queryClient, domain],
+  );
+  /** Fetches the list again: now, or right after the fetch in flight lands. */
+  const refetch = useCallback(() => {
+    if (!inFlight()) {
+      void utils.chat.recents.invalidate();
+      return;
+    }
+    if (waiting.current) return; // one refetch after the landing covers every change until then
+    const off = queryClient.getQueryCache().subscribe(() => {
+      if (inFlight()) return;
+      off();
+      waiting.current = null;
+      void utils.chat.recents.invalidate();
+    });
+    waiting.current = off;
+  }, [utils, queryClient, inFlight]);
+
+  const patch = useCallback(
     (change: (items: Recent[], totalUnread: number) => { items: Recent[]; totalUnread: number } | null) => {
       const key = { domain, limit: RECENTS_PAGE };
       const data = utils.chat.recents.getInfiniteData(key);
-      // Still loading: the answer on its way may predate this change, so ask again.
-      if (!data || data.pages.length === 0) {
-        void utils.chat.recents.invalidate();
-        return;
-      }
+      const loaded = data !== undefined && data.pages.length > 0;
+      // Not loaded yet, or a fetch in flight that was answered before this change will land over
+      // it: fetch again (after that one). A loaded list still shows the change at once.
+      if (!loaded || inFlight()) refetch();
+      if (!loaded) return;
       const items = data.pages.flatMap((p) => p.items);
       const last = data.pages[data.pages.length - 1]!;
       const result = change(items, data.pages[0]!.totalUnread);
-      if (result === null) {
-        void utils.chat.recents.invalidate();
-        return;
-      }
+      if (result === null) return refetch();
       if (result.items === items && result.totalUnread === data.pages[0]!.totalUnread) return;
       const page: RecentsPage = { items: result.items, nextCursor: last.nextCursor, totalUnread: Math.max(0, result.totalUnread) };
       utils.chat.recents.setInfiniteData(key, { pages: [page], pageParams: [data.pageParams[0] ?? null] });
     },
-    [utils, domain],
+    [utils, domain, refetch, inFlight],
   );
+  return { patch, refetch };
 }
 
 const unreadOf = (items: Recent[], conversationId: string) => items.find((r) => r.conversationId === conversationId)?.unread ?? 0;
 
 function RecentsSync({ engine, domain, userId }: { engine: ChatEngine; domain: string; userId: string }) {
   const utils = trpc.useUtils();
-  const patch = useRecentsPatcher(domain);
+  const { patch, refetch } = useRecentsPatcher(domain);
   const recents = useRecentsList();
 
   useEffect(() => {
     const socket = getSocket();
-    const refetch = () => void utils.chat.recents.invalidate();
     const onMessage = (m: ChatMessageEvent) =>
       patch((items, total) => {
         const next = applyMessageToRecents(items, m, userId, engine.isReading(m.conversationId));
@@ -264,7 +291,7 @@ function RecentsSync({ engine, domain, userId }: { engine: ChatEngine; domain: s
       offResync();
       offRead();
     };
-  }, [engine, utils, domain, userId, patch]);
+  }, [engine, utils, domain, userId, patch, refetch]);
 
   // The list is the receipt of everything in it: received (not read) up to each last message;
   // a conversation held open that the list says is ahead catches up.
