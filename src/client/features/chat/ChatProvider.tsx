@@ -9,6 +9,7 @@ import { RECENTS_REFRESH_MS } from '../../../shared/constants';
 import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from '../../../shared/chat-events';
 import { translateServerMessage } from '../../guard/serverMessages';
 import { getSocket } from '../../socket';
+import { SocketRefusedError } from '../../socketEmit';
 import { trpc } from '../../trpc';
 import { setTitlePrefix } from '../../ui/PageTitle';
 import { toast } from '../../ui/Toast';
@@ -23,7 +24,7 @@ import {
 import { ChatEngine, type TransportError } from './engine';
 import { PresenceStore } from './presence';
 import { playOnceAcrossTabs } from './sounds';
-import { sendOverSocket, SocketSendError } from './socketSend';
+import { sendOverSocket } from './socketSend';
 import { normalizeMessage, type ConversationLog, type OutgoingMessage } from './sync';
 import { UploadStore, type Upload } from './uploads';
 import type { Conversation, Recent, RecentsPage } from './types';
@@ -68,7 +69,7 @@ export function describeError(error: unknown): TransportError {
     return { message: 'network', network: true };
   }
   // Refused over the socket: same text and status as over HTTP (no status: dropped for going too fast, retry).
-  if (error instanceof SocketSendError) return error.httpStatus ? { message: error.message, httpStatus: error.httpStatus } : { message: error.message, network: true };
+  if (error instanceof SocketRefusedError) return error.httpStatus ? { message: error.message, httpStatus: error.httpStatus } : { message: error.message, network: true };
   if (error instanceof DOMException && error.name === 'AbortError') return { message: 'timeout', timeout: true };
   return { message: error instanceof Error ? error.message : String(error), network: true };
 }
