@@ -4,22 +4,16 @@
  * domain' for a person who is not an active member of the company, 'Error starting voice call'
  * when a voice call cannot start.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, createUser, signIn } from '../helpers/fixtures';
-import { anonymousVisitor, serviceCompany, type ClientSocket } from '../helpers/service';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { anonymousVisitor, serviceCompany } from '../helpers/service';
+import type { TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/suite';
 import { callProcedure } from '../helpers/trpc';
 
 let server: TestServer;
-const sockets: ClientSocket[] = [];
-beforeAll(async () => {
-  // No media worker: this server cannot hold a call.
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await server?.close();
-});
+// No media worker: this server cannot hold a call.
+const sockets = serverSuite((s) => (server = s));
 
 const company = () => serviceCompany(server, sockets);
 const visitor = () => anonymousVisitor(server, sockets);

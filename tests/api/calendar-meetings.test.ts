@@ -3,19 +3,13 @@
  * creates its group conversation in the same transaction, changing the participants changes the
  * conversation's, and nobody outside the company reaches it. The e2e joins its call from the calendar.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { serviceCompany, type ClientSocket } from '../helpers/service';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/suite';
+import { serviceCompany } from '../helpers/service';
 
 let server: TestServer;
-const sockets: ClientSocket[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await server?.close();
-});
+const sockets = serverSuite((s) => (server = s));
 
 const company = () => serviceCompany(server, sockets, {});
 const meeting = (domain: string, extra: Record<string, unknown> = {}) => ({

@@ -4,20 +4,14 @@
  * they ask for service with their history, merging two records, the CSV import with progress and a
  * row-by-row report (bad rows refused, good ones written), the CSV export, and tenancy.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runImport } from '../../src/server/modules/contacts/imports';
-import { anonymousVisitor, customer, record, serviceCompany, until, type ClientSocket, type Person } from '../helpers/service';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { anonymousVisitor, customer, record, serviceCompany, until, type Person } from '../helpers/service';
+import type { TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/suite';
 
 let server: TestServer;
-const sockets: ClientSocket[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await server?.close();
-});
+const sockets = serverSuite((s) => (server = s));
 
 const company = () => serviceCompany(server, sockets);
 const setPermissions = (companyId: string, code: string, permissions: Record<string, boolean>) =>

@@ -3,20 +3,14 @@
  * case ignored), stored as a checked TipTap/ProseMirror document (never HTML), with files; the
  * conversation annotations are listed beside them. Tenancy: another company's note does not exist.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NoteDoc } from '../../src/shared/domain/note-doc';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { record, serviceCompany, until, type ClientSocket, type Person } from '../helpers/service';
+import type { TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/suite';
+import { record, serviceCompany, until, type Person } from '../helpers/service';
 
 let server: TestServer;
-const sockets: ClientSocket[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await server?.close();
-});
+const sockets = serverSuite((s) => (server = s));
 
 const company = () => serviceCompany(server, sockets);
 const doc = (...paragraphs: string[]): NoteDoc => ({ type: 'doc', content: paragraphs.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) });

@@ -3,29 +3,16 @@
  * not with oneself, team chats), mentions, reply, edit, delete, message details, participants
  * (add, remove, leave), notes, pins and deleting a conversation with REMOVER.
  */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
 import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
+import { e2eSuite } from '../helpers/suite';
 import { callProcedure } from '../helpers/trpc';
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!fs.existsSync('dist/client/index.html')) {
-    throw new Error('dist/client is missing: build the browser app first (npm run build)');
-  }
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-});
+const contexts = e2eSuite((started) => ({ server, browser } = started));
 
 interface Person {
   userId: string;

@@ -3,30 +3,17 @@
  * "typing", ticks go to read, a message survives going offline and arrives once, a hostile text
  * stays text. Real server, database, sockets and Chromium.
  */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
 import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
+import { e2eSuite } from '../helpers/suite';
 import { callProcedure } from '../helpers/trpc';
 import { RECENTS_REFRESH_MS } from '../../src/shared/constants';
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!fs.existsSync('dist/client/index.html')) {
-    throw new Error('dist/client is missing: build the browser app first (npm run build)');
-  }
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-});
+const contexts = e2eSuite((started) => ({ server, browser } = started));
 
 interface Person {
   userId: string;

@@ -3,30 +3,16 @@
  * the socket is refused for too many tabs (and goes once the user closes one and clicks OK), and
  * a short toast for a `limit:warning`. One socket per user here, so the second tab is refused.
  */
-import fs from 'node:fs';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { rooms, SOCKET_TOO_FAST } from '../../src/shared/realtime';
-import { launchBrowser } from '../helpers/browser';
-import { createCompany, createUser, signIn } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
+import { e2eSuite, ownerContext } from '../helpers/suite';
 import { budget } from '../helpers/time';
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!fs.existsSync('dist/client/index.html')) {
-    throw new Error('dist/client is missing: build the browser app first (npm run build)');
-  }
-  [server, browser] = await Promise.all([startTestServer({ env: { MAX_SOCKETS_PER_USER: '1' } }), launchBrowser()]);
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-});
+const contexts = e2eSuite((started) => ({ server, browser } = started), { env: { MAX_SOCKETS_PER_USER: '1' } });
 
 /** Waits until the server holds exactly `count` sockets of the user (it notices a closed tab a moment later). */
 async function socketsOf(userId: string, count: number) {
@@ -41,13 +27,7 @@ async function socketsOf(userId: string, count: number) {
 
 describe('live connection notices', () => {
   it('shows a lasting banner in the tab refused for too many tabs, a toast on limit:warning, and recovers with OK', async () => {
-    const user = await createUser(server.db, { name: 'Ana Souza' });
-    const company = await createCompany(server.db, user.id);
-    await server.db.user.update({ where: { id: user.id }, data: { defaultCompanyId: company.id } });
-    const [name, value] = (await signIn(server.db, user.id)).split('=') as [string, string];
-    const context = await browser.newContext({ locale: 'en-US' });
-    contexts.push(context);
-    await context.addCookies([{ name, value, url: server.url }]);
+    const { user, context } = await ownerContext({ server, browser }, contexts, 'Ana Souza');
 
     const first = await context.newPage();
     await first.goto(server.url + '/i/recent');

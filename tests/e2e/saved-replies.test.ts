@@ -3,29 +3,16 @@
  * removal), an attendant inserts one in a conversation with "/" and the keyboard, its
  * placeholders filled. Real server, database, sockets and Chromium.
  */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
 import { addMember, createCompany, createUser, signIn } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
+import { e2eSuite } from '../helpers/suite';
 import { callProcedure } from '../helpers/trpc';
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!fs.existsSync('dist/client/index.html')) {
-    throw new Error('dist/client is missing: build the browser app first (npm run build)');
-  }
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
-});
+const contexts = e2eSuite((started) => ({ server, browser } = started));
 
 async function member(companyId: string, name: string, opts: { userId?: string } = {}) {
   const userId = opts.userId ?? (await createUser(server.db, { name })).id;

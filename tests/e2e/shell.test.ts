@@ -2,34 +2,31 @@
  * The browser app's shell, served by the real server from dist/client (`npm test` builds it
  * first): landing, not-found, deep links through the history fallback, the language picker.
  */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
-import { createCompany, createUser, signIn } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server';
+import { e2eSuite, ownerContext } from '../helpers/suite';
 
 let server: TestServer;
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!fs.existsSync('dist/client/index.html')) {
-    throw new Error('dist/client is missing: build the browser app first (npm run build, or npm test)');
-  }
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const contexts = e2eSuite((started) => ({ server, browser } = started));
 
 /** A fresh profile (no stored language) whose browser prefers US English. */
 async function openPage(path: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ locale: 'en-US' });
+  contexts.push(context);
   const page = await context.newPage();
   await page.goto(server.url + path);
   return { context, page };
+}
+
+/** A new company's owner signed in, with the scripts their page requests. */
+async function signedInPage(userName: string) {
+  const { context } = await ownerContext({ server, browser }, contexts, userName);
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+  return { context, page, scripts };
 }
 
 describe('app shell', () => {
@@ -74,16 +71,8 @@ describe('app shell', () => {
   });
 
   it('does not load the call code (mediasoup-client) for a signed-in page with no call going on', async () => {
-    const user = await createUser(server.db, { name: 'Ana Souza' });
-    const company = await createCompany(server.db, user.id);
-    await server.db.user.update({ where: { id: user.id }, data: { defaultCompanyId: company.id } });
-    const [name, value] = (await signIn(server.db, user.id)).split('=') as [string, string];
-    const context = await browser.newContext({ locale: 'en-US' });
-    await context.addCookies([{ name, value, url: server.url }]);
-    const page = await context.newPage();
-    const scripts: string[] = [];
+    const { context, page, scripts } = await signedInPage('Ana Souza');
     const bodies: Promise<string>[] = [];
-    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
     page.on('response', (r) => r.request().resourceType() === 'script' && bodies.push(r.text().catch(() => '')));
     try {
       // networkidle: every lazy chunk the page asks for by itself has been fetched.
@@ -114,15 +103,7 @@ describe('app shell', () => {
   });
 
   it('shows /i/recent with its own messages only, switches language there, and has the whole catalogue for the next screen', async () => {
-    const user = await createUser(server.db, { name: 'Bia Lima' });
-    const company = await createCompany(server.db, user.id);
-    await server.db.user.update({ where: { id: user.id }, data: { defaultCompanyId: company.id } });
-    const [name, value] = (await signIn(server.db, user.id)).split('=') as [string, string];
-    const context = await browser.newContext({ locale: 'en-US' });
-    await context.addCookies([{ name, value, url: server.url }]);
-    const page = await context.newPage();
-    const scripts: string[] = [];
-    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+    const { context, page, scripts } = await signedInPage('Bia Lima');
     try {
       await page.goto(server.url + '/i/recent', { waitUntil: 'networkidle' });
       await page.getByRole('heading', { name: 'Recent chats' }).waitFor();

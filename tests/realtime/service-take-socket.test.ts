@@ -3,25 +3,19 @@
  * per request, none lost, the "taken" line and the pushes), and the same refusals in the same
  * words and HTTP status, asked again on every take (a member blocked a moment ago is refused).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCESS_MESSAGES } from '../../src/shared/domain/membership';
 import type { ServiceTakeAck, ServiceTakeInput } from '../../src/shared/realtime';
 import { SERVICE_MESSAGES as M } from '../../src/shared/schemas/service';
 import { createUser, signIn } from '../helpers/fixtures';
 import { anonymousVisitor, personFor, record, serviceCompany, until, type ClientSocket, type Person } from '../helpers/service';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/suite';
 import { callProcedure } from '../helpers/trpc';
 import { budget } from '../helpers/time';
 
 let server: TestServer;
-const sockets: ClientSocket[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await server?.close();
-});
+const sockets = serverSuite((s) => (server = s));
 
 const company = () => serviceCompany(server, sockets);
 const visitor = () => anonymousVisitor(server, sockets);
