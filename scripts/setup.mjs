@@ -137,7 +137,8 @@ async function buildClient() {
 
 /**
  * The server as one ESM file (our code and the generated Prisma client; packages stay in
- * node_modules), rebuilt when its inputs' content changed. esbuild comes with vite; ~0.3 s.
+ * node_modules), rebuilt when its inputs' content changed. esbuild is a dev dependency of its own
+ * (Vite 8 bundles with Rolldown and no longer brings it); ~0.3 s.
  */
 async function buildServer() {
   const out = path.join(root, 'dist/server/main.js');
