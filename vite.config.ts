@@ -43,7 +43,8 @@ function shellCatalog(command: 'build' | 'serve'): Plugin {
     // Every `import('…')` of our code, but those of the catalogues and the first download's own
     // parts, first waits for the whole catalogue. Rolldown has no renderDynamicImport hook, so this
     // is done on the sources (the libraries' own dynamic imports never render our texts). The
-    // template-literal import of the .po files (i18n.ts) is not matched and does not wait.
+    // template-literal import of the .po files (i18n.ts) is not matched and does not wait. It runs
+    // after SWC (enforce 'pre'), so type-only `typeof import('…')` are gone by then.
     async transform(code, id) {
       if (command !== 'build' || !id.startsWith(clientRoot) || id.includes('/node_modules/') || !code.includes('import(')) return null;
       const out = new MagicString(code);
