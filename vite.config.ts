@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { lingui } from '@lingui/vite-plugin';
-import react from '@vitejs/plugin-react';
+import react from '@vitejs/plugin-react-swc';
+import MagicString from 'magic-string';
 import { defineConfig, type Plugin } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -12,7 +13,7 @@ const clientRoot = `${repoRoot}src/client/`;
  * holds only the catalogue entries whose ids appear in the code of the first download (main.tsx,
  * the recent list and the chat shell, with everything they import statically). i18n.ts activates
  * it at start; the whole catalogue loads before any other chunk runs, because every dynamic
- * import of the app waits for it (renderDynamicImport below). The dev server serves the whole one.
+ * import of the app waits for it (transform below). The dev server serves the whole one.
  */
 const SHELL_ROOTS = ['main.tsx', 'features/recent/RecentLayout.tsx', 'features/chat/ChatShell.tsx'].map((f) => `${clientRoot}${f}`);
 function shellCatalog(command: 'build' | 'serve'): Plugin {
@@ -39,10 +40,21 @@ function shellCatalog(command: 'build' | 'serve'): Plugin {
       const shell = Object.fromEntries(Object.entries(all).filter(([key]) => ids.has(key)));
       return `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(shell))});`;
     },
-    renderDynamicImport({ targetModuleId }) {
-      if (command !== 'build' || !targetModuleId) return null;
-      if (/\/locales\/[^/]+\/messages\.po$/.test(targetModuleId) || targetModuleId.startsWith(`\0${PREFIX}`) || SHELL_ROOTS.includes(targetModuleId)) return null;
-      return { left: '(globalThis.__fullCatalog?.() ?? Promise.resolve()).then(() => import(', right: '))' };
+    // Every `import('…')` of our code, but those of the catalogues and the first download's own
+    // parts, first waits for the whole catalogue. Rolldown has no renderDynamicImport hook, so this
+    // is done on the sources (the libraries' own dynamic imports never render our texts). The
+    // template-literal import of the .po files (i18n.ts) is not matched and does not wait. It runs
+    // after SWC (enforce 'pre'), so type-only `typeof import('…')` are gone by then.
+    async transform(code, id) {
+      if (command !== 'build' || !id.startsWith(clientRoot) || id.includes('/node_modules/') || !code.includes('import(')) return null;
+      const out = new MagicString(code);
+      for (const m of code.matchAll(/\bimport\(\s*(['"])([^'"\n]+)\1\s*\)/g)) {
+        const target = (await this.resolve(m[2]!, id))?.id;
+        if (!target || /\/locales\/[^/]+\/messages\.po$/.test(target) || target.startsWith(`\0${PREFIX}`) || SHELL_ROOTS.includes(target)) continue;
+        out.prependRight(m.index, '(globalThis.__fullCatalog?.() ?? Promise.resolve()).then(() => ');
+        out.appendLeft(m.index + m[0].length, ')');
+      }
+      return out.hasChanged() ? { code: out.toString(), map: out.generateMap({ hires: true, source: id }) } : null;
     },
   };
 }
@@ -55,7 +67,10 @@ export default defineConfig(({ command }) => ({
   root: 'src/client',
   plugins: [
     shellCatalog(command),
-    react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
+    // SWC compiles TypeScript, JSX and the Lingui macros (Rust; Babel's macro pass was ~10 % of the
+    // build). useLinguiV5IdGeneration: the ids of Lingui 5 (standard base64), as `lingui extract`
+    // writes them into the .po files; the v6 plugin's default alphabet would miss every id with + or /.
+    react({ plugins: [['@lingui/swc-plugin', { useLinguiV5IdGeneration: true }]] }),
     // Compiles src/client/locales/*/messages.po when imported. A text without a pt/es/it/de
     // translation fails the build instead of reaching users in English; the dev server only
     // falls back to English, so a screen can be worked on before its texts are translated.
@@ -69,7 +84,7 @@ export default defineConfig(({ command }) => ({
     // The chat's sounds are files fetched when one plays, not base64 in the first download's
     // JavaScript (~3 KiB gzip that does not compress; issue 22, target 6).
     assetsInlineLimit: (file: string) => (/\.(mp3|ogg)$/.test(file) ? false : undefined),
-    rollupOptions: {
+    rolldownOptions: {
       output: {
         // Libraries change less often than our screens: separate chunks stay cached across releases.
         manualChunks(id) {
