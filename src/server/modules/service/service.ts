@@ -19,7 +19,7 @@ import { appendMessage, appendOnItsOwn } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
 import { CALLER_COLUMNS, callerFromRow, callerJoins, callerMayActSql } from '../../realtime/caller';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
-import { emitTaken, pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, readTaken, toQueueRequest } from './events';
+import { emitTaken, pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, TAKEN_WAITING_CTE, takenPushesSql, toQueueRequest, type TakenPushes } from './events';
 import { appendInfo, assertPlanFeature, createServiceRequest, infoMessage, emitAll, fail, isConsultation, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
@@ -186,15 +186,11 @@ async function afterClaim(ctx: ServiceContext, conversationId: string, first: Cl
   // Written on its own right after the claim (one statement, or a short transaction where a
   // channel customer's relay goes with it): a process dying in between leaves the request taken,
   // with its responsible, without this line (docs/decisions.md, "The take: one statement").
-  // What the pushes tell is read at the same time, on another connection (it does not depend on
-  // the line), so the winner waits for one round trip after the claim instead of two; the pushes
-  // still go out in the same order, the line first.
-  const [appended, taken] = await Promise.all([
-    postTakenLine(ctx, c.id, now),
-    readTaken(ctx, c).catch((err: unknown) => void ctx.log.error({ err, conversationId: c.id }, 'take: pushes failed')),
-  ]);
+  // What the pushes tell came with the claim, so the winner waits for this one round trip only;
+  // the pushes go out in the same order as ever, the line first.
+  const appended = await postTakenLine(ctx, c.id, now);
   emitAll(ctx.realtime, [appended]);
-  if (taken) emitTaken(ctx, c, ctx.company.domain, taken);
+  if (claim.taken) emitTaken(ctx, c, ctx.company.domain, claim.taken);
   return { conversationId: c.id };
 }
 
@@ -255,7 +251,7 @@ type Claim = Awaited<ReturnType<typeof claimRequest>>;
  */
 async function claimRequest(ctx: Pick<ServiceContext, 'db'>, conversationId: string, claimer: Claimer, now: Date) {
   // Straight on the pool (hotQuery), planned once per connection: every attempt, winning or not, pays this statement only.
-  const [row] = await hotQuery<Conversation & { _won: { queueId: string | null } | null; _groupIds: string[] | null; _queueIds: string[] | null; _userId: string }>(ctx.db, Prisma.sql`
+  const [row] = await hotQuery<Conversation & { _won: { queueId: string | null } | null; _taken: TakenPushes | null; _groupIds: string[] | null; _queueIds: string[] | null; _userId: string }>(ctx.db, Prisma.sql`
     WITH who AS (${claimer}), viewer AS (
       SELECT ARRAY(SELECT "groupId" FROM "GroupMember" WHERE "memberId" = w."_memberId") AS "groupIds",
         COALESCE((SELECT CASE WHEN jsonb_typeof("queueIds") = 'array' THEN ARRAY(SELECT jsonb_array_elements_text("queueIds")) END
@@ -272,8 +268,8 @@ async function claimRequest(ctx: Pick<ServiceContext, 'db'>, conversationId: str
         AND CASE WHEN c."queueUserId" IS NOT NULL THEN c."queueUserId" = w."_userId"
           ELSE (cardinality(v."queueIds") = 0 OR c."queueId"::text = ANY(v."queueIds"))
             AND (cardinality(c."queueGroupIds") = 0 OR c."queueGroupIds" && v."groupIds") END
-      RETURNING c."id", c."queueId", c."takenById"
-    ), cleared AS (
+      RETURNING c."id", c."queueId", c."takenById", c."companyId", c."takenAt", c."queuedAt"
+    ), ${TAKEN_WAITING_CTE}, cleared AS (
       UPDATE "Participant" p SET "responsible" = false
       FROM claimed k WHERE p."conversationId" = k."id" AND p."responsible" AND p."userId" <> k."takenById"
     ), joined AS (
@@ -281,14 +277,16 @@ async function claimRequest(ctx: Pick<ServiceContext, 'db'>, conversationId: str
       SELECT ${randomUUID()}::uuid, "id", "takenById", true, ${now} FROM claimed
       ON CONFLICT ("conversationId", "userId") DO UPDATE SET "responsible" = true, "removed" = false
     )
-    SELECT (SELECT json_build_object('queueId', "queueId") FROM claimed) AS "_won", v."groupIds"::text[] AS "_groupIds", v."queueIds" AS "_queueIds", w.*, c.*
+    SELECT (SELECT json_build_object('queueId', "queueId") FROM claimed) AS "_won", ${takenPushesSql(now)} AS "_taken", v."groupIds"::text[] AS "_groupIds", v."queueIds" AS "_queueIds", w.*, c.*
     FROM (SELECT 1) one LEFT JOIN who w ON true LEFT JOIN viewer v ON true
       LEFT JOIN "Conversation" c ON c."id" = ${conversationId}::uuid AND c."companyId" = w."_companyId"`, { prepared: true });
-  const { _won, _groupIds, _queueIds, _userId } = row!;
+  const { _won, _taken, _groupIds, _queueIds, _userId } = row!;
   // The row's other columns are the conversation's and, from `who`, "_"-named ones and the caller's (CALLER_COLUMNS).
   const conversation = Object.fromEntries(Object.entries(row!).filter(([k]) => !NOT_CONVERSATION.test(k))) as unknown as Conversation;
   return {
     won: _won,
+    /** The winner's pushes (takenPushesSql); null for a losing attempt. */
+    taken: _taken,
     conversation: conversation.id ? conversation : null,
     viewer: { userId: _userId, groupIds: _groupIds ?? [], queueIds: _queueIds ?? [] } satisfies QueueViewer,
     caller: row as Record<string, unknown>,
