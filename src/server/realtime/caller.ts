@@ -4,6 +4,7 @@
  * the rules of the tRPC levels (authed, then member) after. Nothing is cached, so a session ended
  * or a member blocked a moment ago is refused on their next event, on every instance. Events
  * arriving together are read in one statement (db/batch.ts), as the HTTP requests' lookups are.
+ * service:take reads the same row inside its claim statement instead (service.ts, takeAsCaller).
  */
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
