@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ACCESS_MESSAGES } from '../../src/shared/domain/membership';
+import { PERMISSION_KEYS } from '../../src/shared/domain/profiles';
+import { PERMISSION_DENIED } from '../../src/server/modules/profiles/permissions';
 import type { ServiceTakeAck, ServiceTakeInput } from '../../src/shared/realtime';
 import { SERVICE_MESSAGES as M } from '../../src/shared/schemas/service';
 import { createUser, signIn } from '../helpers/fixtures';
@@ -133,6 +135,64 @@ describe('service:take', () => {
     await untouched(conversationId);
     await untouched(theirs);
     expect(await server.db.participant.count({ where: { conversationId: { in: [conversationId, theirs] }, userId: { in: [outsider.userId, bia.userId] } } })).toBe(0);
+  });
+
+  it('refuses, in the claim\'s own statement, every caller the rules refuse: the same words as service.take, nothing written', async () => {
+    const c = await company();
+    const v = await visitor();
+    const { conversationId } = await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera' });
+    const t = await visitor();
+    const { conversationId: ticket } = await t.call('customer.contactUs', { domain: c.domain, values: { name: 'Tina', email: 'tina@example.test', message: 'Olá' } });
+    await server.db.profile.create({ data: { companyId: c.company.id, code: 'P01', name: 'Nothing', permissions: Object.fromEntries(PERMISSION_KEYS.map((k) => [k, false])) } });
+    const memberOf = (p: Person) => ({ companyId_userId: { companyId: c.company.id, userId: p.userId } });
+    // Each: how the attendant (or the company, or the app) is changed, the words of the refusal, and how it is undone.
+    const cases: { name: string; target?: string; change: (p: Person) => Promise<unknown>; undo?: () => Promise<unknown>; text: string; status: number }[] = [
+      { name: 'removed', change: (p) => server.db.member.update({ where: memberOf(p), data: { removed: true } }), text: ACCESS_MESSAGES.removed, status: 403 },
+      { name: 'invite not accepted', change: (p) => server.db.member.update({ where: memberOf(p), data: { inviteAccepted: false } }), text: ACCESS_MESSAGES.notAccepted, status: 403 },
+      { name: 'signed out', change: (p) => server.db.session.deleteMany({ where: { userId: p.userId } }), text: 'Sign in to continue', status: 401 },
+      { name: 'session expired', change: (p) => server.db.session.updateMany({ where: { userId: p.userId }, data: { expiresAt: new Date(Date.now() - 1000) } }), text: 'Sign in to continue', status: 401 },
+      { name: 'guest expired', change: (p) => server.db.user.update({ where: { id: p.userId }, data: { guestExpiresAt: new Date(Date.now() - 1000) } }), text: 'Sign in to continue', status: 401 },
+      {
+        name: 'e-mail not verified',
+        change: () => server.db.appConfig.upsert({ where: { id: 1 }, create: { id: 1, verifyEmail: true }, update: { verifyEmail: true } }),
+        undo: () => server.db.appConfig.update({ where: { id: 1 }, data: { verifyEmail: false } }),
+        text: ACCESS_MESSAGES.emailUnverified,
+        status: 403,
+      },
+      {
+        name: 'plan blocked',
+        change: () => server.db.company.update({ where: { id: c.company.id }, data: { planBlocked: true } }),
+        undo: () => server.db.company.update({ where: { id: c.company.id }, data: { planBlocked: false } }),
+        text: M.blocked,
+        status: 403,
+      },
+      {
+        name: 'company deactivated',
+        change: () => server.db.company.update({ where: { id: c.company.id }, data: { deactivated: true } }),
+        undo: () => server.db.company.update({ where: { id: c.company.id }, data: { deactivated: false } }),
+        text: M.blocked,
+        status: 403,
+      },
+      { name: 'profile without serveContactUs', target: ticket, change: (p) => server.db.member.update({ where: memberOf(p), data: { profile: 'P01' } }), text: PERMISSION_DENIED, status: 403 },
+    ];
+    for (const k of cases) {
+      const target = k.target ?? conversationId;
+      const person = await c.attendant(`Bia ${k.name}`, { groupIds: [c.group('member')] });
+      const socket = await person.open();
+      await k.change(person);
+      try {
+        const overSocket = await take(socket, { domain: c.domain, conversationId: target });
+        expect(overSocket, k.name).toMatchObject({ ok: false, error: k.text, httpStatus: k.status });
+        expect(overSocket, k.name).toMatchObject(await takeOverHttp(person, { domain: c.domain, conversationId: target }));
+      } finally {
+        await k.undo?.();
+      }
+      await untouched(target);
+    }
+    // An admin of a company whose plan is blocked still serves the queue, over the socket too.
+    await server.db.company.update({ where: { id: c.company.id }, data: { planBlocked: true } });
+    const boss = await c.attendant('Admin Bia', { groupIds: [c.group('admin')], isAdmin: true });
+    expect(await take(await boss.open(), { domain: c.domain, conversationId: ticket })).toEqual({ ok: true, conversationId: ticket });
   });
 
   it('refuses a member blocked while their socket stays open, on the very next take', async () => {

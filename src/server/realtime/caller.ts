@@ -4,6 +4,7 @@
  * the rules of the tRPC levels (authed, then member) after. Nothing is cached, so a session ended
  * or a member blocked a moment ago is refused on their next event, on every instance. Events
  * arriving together are read in one statement (db/batch.ts), as the HTTP requests' lookups are.
+ * service:take reads the same row inside its claim statement instead (service.ts, takeAsCaller).
  */
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
@@ -23,6 +24,26 @@ export const CALLER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarF
   ${prefixedColumns(Prisma.CompanyScalarFieldEnum, 'co', 'co_')}, ${prefixedColumns(Prisma.MemberScalarFieldEnum, 'm', 'm_')},
   (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"`;
 
+/**
+ * Joined to a "Session" s: its user u, the company co of `domain` and the user's membership m in it
+ * (both null when absent), the tables CALLER_COLUMNS reads.
+ */
+export const callerJoins = (domain: Prisma.Sql | string) => Prisma.sql`JOIN "User" u ON u."id" = s."userId"
+  LEFT JOIN "Company" co ON co."domain" = ${domain} LEFT JOIN "Member" m ON m."companyId" = co."id" AND m."userId" = u."id"`;
+
+/**
+ * callerFromRow's rules in SQL, over callerJoins' tables, for a statement that acts in the same
+ * round trip as it reads the caller (service:take's claim): true only where callerFromRow lets the
+ * caller through. callerFromRow still gives the answer, from the row that statement read (the
+ * same snapshot); this only keeps the statement from writing for someone it will refuse, and a
+ * mismatch is logged (see socket-take.ts). tests/realtime/service-take-socket.test.ts proves every
+ * refusal through that path: same words, nothing written.
+ */
+export const callerMayActSql = (now: Date) => Prisma.sql`(s."expiresAt" > ${now}::timestamp(3)
+  AND (u."guestExpiresAt" IS NULL OR u."guestExpiresAt" > ${now}::timestamp(3))
+  AND co."id" IS NOT NULL AND m."id" IS NOT NULL AND NOT m."blocked" AND NOT m."removed" AND m."inviteAccepted"
+  AND NOT (COALESCE((SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1), false) AND COALESCE(u."email", '') <> '' AND u."emailVerifiedAt" IS NULL))`;
+
 type CallerKey = { sessionId: string; domain: string };
 const callerKey = (k: CallerKey) => `${k.sessionId} ${k.domain}`;
 
@@ -36,9 +57,7 @@ const callerRow = perDb((db: Db) =>
     const rows = await hotQuery(db, Prisma.sql`
       SELECT k."i"::int AS "_i", ${CALLER_COLUMNS}
       FROM unnest(${keys.map((k) => k.sessionId)}::text[], ${keys.map((k) => k.domain)}::text[]) WITH ORDINALITY AS k("sessionId", "domain", "i")
-        JOIN "Session" s ON s."id" = k."sessionId" JOIN "User" u ON u."id" = s."userId"
-        LEFT JOIN "Company" co ON co."domain" = k."domain"
-        LEFT JOIN "Member" m ON m."companyId" = co."id" AND m."userId" = u."id"`, { prepared: true });
+        JOIN "Session" s ON s."id" = k."sessionId" ${callerJoins(Prisma.sql`k."domain"`)}`, { prepared: true });
     return new Map(rows.map((r) => [callerKey(keys[(r._i as number) - 1]!), r]));
   }, callerKey),
 );

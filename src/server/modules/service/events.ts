@@ -2,7 +2,7 @@ import type { Conversation } from '../../../generated/prisma/client';
 import { canSeeRequest, queuedRequest, type QueueViewer } from '../../../shared/domain/queue-visibility';
 import { estimateWaitMinutes, WAIT_SAMPLE_DAYS, WAIT_SAMPLE_SIZE } from '../../../shared/domain/wait-estimate';
 import type { QueueRequestEvent } from '../../../shared/service-events';
-import { hotQuery, Prisma, type Db } from '../../db/client';
+import { Prisma, type Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
 
 type Reader = Db | Prisma.TransactionClient;
@@ -103,7 +103,7 @@ function emitPositions(realtime: Realtime, waiting: Waiting[], estimatedWaitMinu
   }
 }
 
-/** What a take tells, read after its claim committed (readTaken), emitted by emitTaken. */
+/** What a take tells, read by its claim's statement (takenPushesSql), emitted by emitTaken once it committed. */
 export interface TakenPushes {
   members: string[];
   present: string[];
@@ -112,29 +112,34 @@ export interface TakenPushes {
 }
 
 /**
- * After a take has committed, what pushQueueRemoved, pushPositions and pushConversationUpdated
- * tell, read in ONE statement straight on the pool (bench/queue-take: each statement a take makes
- * waits for one of the pool's connections behind the other attendants racing). The wait samples
- * are read only when someone still waits, as pushPositions does.
+ * What pushQueueRemoved, pushPositions and pushConversationUpdated would read after a take, as one
+ * column of the take's own claim statement (service.ts, claimRequest): no statement of its own,
+ * and nothing read for a losing attempt. It reads over that statement's CTE `claimed` (the taken
+ * request's new row) and sees the rows as they were before the statement's writes, so the taken
+ * request is left out of those waiting, and its taker and its new wait sample are added. The wait
+ * samples are read only when someone still waits, as pushPositions does.
  */
-export async function readTaken(deps: PushDeps, c: Pick<Conversation, 'id' | 'companyId' | 'queueId'>): Promise<TakenPushes> {
-  const since = new Date((deps.clock?.now() ?? new Date()).getTime() - WAIT_SAMPLE_DAYS * 86_400_000);
-  const [row] = await hotQuery<TakenPushes>(deps.db, Prisma.sql`
-    WITH waiting AS (
-      SELECT "id", "creatorId", "queueUserId", "queuedAt" FROM "Conversation"
-      WHERE "companyId" = ${c.companyId}::uuid AND ${c.queueId ? Prisma.sql`"queueId" = ${c.queueId}::uuid` : Prisma.sql`"queueId" IS NULL`} AND "inQueue"
-    )
-    SELECT
-      ARRAY(SELECT "userId"::text FROM "Member" WHERE "companyId" = ${c.companyId}::uuid AND "inviteAccepted" AND NOT "blocked" AND NOT "removed") AS "members",
-      ARRAY(SELECT "userId"::text FROM "Participant" WHERE "conversationId" = ${c.id}::uuid AND NOT "removed") AS "present",
-      (SELECT json_agg(json_build_object('id', "id", 'creatorId', "creatorId", 'queueUserId', "queueUserId") ORDER BY "queuedAt" ASC, "id" ASC) FROM waiting) AS "waiting",
-      CASE WHEN EXISTS (SELECT 1 FROM waiting) THEN ARRAY(
-        SELECT (extract(epoch FROM "takenAt" - "queuedAt") * 1000)::float8 FROM "Conversation"
-        WHERE "companyId" = ${c.companyId}::uuid AND "takenAt" >= ${since} AND "queuedAt" IS NOT NULL
-        ORDER BY "takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
-      ) END AS "waits"`, { prepared: true });
-  return row!;
+export function takenPushesSql(now: Date) {
+  const since = new Date(now.getTime() - WAIT_SAMPLE_DAYS * 86_400_000);
+  return Prisma.sql`(SELECT json_build_object(
+      'members', ARRAY(SELECT "userId"::text FROM "Member" WHERE "companyId" = k."companyId" AND "inviteAccepted" AND NOT "blocked" AND NOT "removed"),
+      'present', ARRAY(SELECT "userId"::text FROM "Participant" WHERE "conversationId" = k."id" AND NOT "removed" AND "userId" <> k."takenById" UNION ALL SELECT k."takenById"::text),
+      'waiting', (SELECT json_agg(json_build_object('id', q."id", 'creatorId', q."creatorId", 'queueUserId', q."queueUserId") ORDER BY q."queuedAt" ASC, q."id" ASC) FROM waiting q),
+      'waits', CASE WHEN EXISTS (SELECT 1 FROM waiting) THEN ARRAY(
+        SELECT t."ms" FROM (
+          SELECT "takenAt", (extract(epoch FROM "takenAt" - "queuedAt") * 1000)::float8 AS "ms" FROM "Conversation"
+          WHERE "companyId" = k."companyId" AND "takenAt" >= ${since} AND "queuedAt" IS NOT NULL AND "id" <> k."id"
+          UNION ALL SELECT k."takenAt", (extract(epoch FROM k."takenAt" - k."queuedAt") * 1000)::float8 WHERE k."queuedAt" IS NOT NULL
+        ) t ORDER BY t."takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
+      ) END)
+    FROM claimed k)`;
 }
+
+/** The CTE `waiting` takenPushesSql reads: the requests still waiting in the taken request's line, over `claimed`. */
+export const TAKEN_WAITING_CTE = Prisma.sql`waiting AS (
+      SELECT q."id", q."creatorId", q."queueUserId", q."queuedAt" FROM "Conversation" q, claimed k
+      WHERE q."companyId" = k."companyId" AND q."inQueue" AND q."id" <> k."id" AND (q."queueId" = k."queueId" OR (q."queueId" IS NULL AND k."queueId" IS NULL))
+    )`;
 
 /** The take's pushes, in pushQueueRemoved, pushPositions, pushConversationUpdated's order. */
 export function emitTaken(deps: PushDeps, c: Pick<Conversation, 'id'>, domain: string, row: TakenPushes) {

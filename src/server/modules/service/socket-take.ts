@@ -5,8 +5,8 @@
  * it. The desk takes this way while its socket is connected and through `service.take` otherwise.
  *
  * Nothing about the caller is cached: every take reads the socket's session and the membership
- * (realtime/caller.ts, gathered with the other events of the same moment into one statement), so
- * a member blocked a moment ago is refused on their next take.
+ * in the claim's own statement (takeAsCaller; the rules of realtime/caller.ts), so a member
+ * blocked a moment ago is refused on their next take, and an attempt is one round trip.
  */
 import { TRPCError } from '@trpc/server';
 import type { Socket } from 'socket.io';
@@ -16,8 +16,8 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
-import { eventInput, refusalAck, socketCaller } from '../../realtime/caller';
-import { takeRequest } from './service';
+import { eventInput, refusalAck } from '../../realtime/caller';
+import { takeAsCaller } from './service';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -40,9 +40,8 @@ export function registerSocketTake(socket: AppSocket, deps: SocketTakeDeps) {
 
   async function handle(raw: unknown): Promise<ServiceTakeAck> {
     const input = eventInput(serviceConversationInput, raw);
-    const caller = await socketCaller(deps.db, socket.data.sessionId, input.domain, deps.clock.now());
-    const ctx = { db: deps.db, clock: deps.clock, realtime: deps.realtime, company: caller.company, member: caller.member, user: caller.user, log: deps.logger };
-    const taken = await takeRequest(ctx, input.conversationId);
+    const service = { db: deps.db, clock: deps.clock, realtime: deps.realtime, log: deps.logger };
+    const taken = await takeAsCaller(service, socket.data.sessionId, input.domain, input.conversationId);
     return { ok: true, ...taken };
   }
 }
