@@ -179,4 +179,29 @@ describe('chat:send group commit', () => {
     expect(await toQ.ack).toMatchObject({ ok: true, message: { conversationId: q, seq: 1, clientId: 'q1' } });
     await until(() => gotB.length === 2);
   });
+
+  it('writes chat.send over HTTP through the same batches, with the same guarantees and refusals', async () => {
+    const { company, people: [a, b, c] } = await team(server, sockets, 3);
+    const conversationId = (await a.call<{ conversationId: string }>('chat.startTeam', { title: 'HTTP', userIds: [b.userId] })).conversationId;
+    const gotB = messagesOf(await b.open());
+    const before = groupCommitStats(server.db).items;
+    // Both people at once, each clientId sent twice (a retry racing its original), and a socket send among them.
+    const sends = [a, b].flatMap((who) => [0, 1, 2].flatMap((n) => [0, 1].map(() => who.call('chat.send', { conversationId, clientId: `h${n}`, text: `via http ${n}` }))));
+    const viaSocket = send(await a.open(), { domain: company.domain, conversationId, clientId: 's0', text: 'via socket' });
+    const answers = await Promise.all(sends);
+    expect(await viaSocket).toMatchObject({ ok: true });
+    // Each retry answers with its original's message; 6 messages, numbered 1..7 with the socket's.
+    expect(new Set(answers.map((m) => m.id)).size).toBe(6);
+    const rows = await server.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' } });
+    expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // Every message went through a batch (a retry reading its original already landed stops before it).
+    expect(groupCommitStats(server.db).items - before).toBeGreaterThanOrEqual(7);
+    await until(() => gotB.length === 7);
+    expect(new Set(gotB.map((m) => m.id)).size).toBe(7);
+    // The procedure's own checks come first, in their words: an outsider is refused, nothing written.
+    await expect(c!.call('chat.send', { conversationId, clientId: 'x', text: 'fora' })).rejects.toMatchObject({ message: M.notParticipant, httpStatus: 403 });
+    await server.db.member.updateMany({ where: { companyId: b.companyId, userId: b.userId }, data: { blocked: true } });
+    await expect(b.call('chat.send', { conversationId, clientId: 'y', text: 'bloqueado' })).rejects.toMatchObject({ message: ACCESS_MESSAGES.blocked });
+    expect(await server.db.message.count({ where: { conversationId } })).toBe(7);
+  });
 });

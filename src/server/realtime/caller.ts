@@ -14,7 +14,7 @@ import type { SocketRefusal } from '../../shared/realtime';
 import { batched, perDb } from '../db/batch';
 import { hotQuery, Prisma, type Db } from '../db/client';
 import { prefixedColumns, unprefix } from '../db/columns';
-import { TOUCH_INTERVAL_MS } from '../modules/identity/sessions';
+import { touchSession } from '../modules/identity/sessions';
 import type { z } from 'zod';
 import { UNSTORABLE_TEXT_MESSAGE } from '../../shared/limits';
 import { AccessError, findUnstorable, publicMessage } from '../trpc';
@@ -81,7 +81,7 @@ export async function callerFromRow(db: Db, row: Record<string, unknown> | undef
     throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
   }
   // As resolveSession does: "last seen" moves while someone only acts over their socket too.
-  if (t - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await db.session.updateMany({ where: { id: session.id }, data: { lastSeenAt: now } });
+  await touchSession(db, session, now);
   const company = unprefix<Company>(row, Prisma.CompanyScalarFieldEnum, 'co_');
   if (!company) throw new TRPCError({ code: 'NOT_FOUND', message: 'Domain not found' });
   const member = unprefix<Member>(row, Prisma.MemberScalarFieldEnum, 'm_');

@@ -19,6 +19,7 @@ import {
 } from '../../../shared/schemas/chat';
 import { activeMemberOf, notRefusedBy, assertMayWork, MESSAGE_INCLUDE, participation, seesComments, type Participation, toMessage, visibleMessages, WRITE_TX, type ChatContext } from './context';
 import { lockFileKeys, unsharedFileKeys } from './files';
+import { appendGrouped } from './group-commit';
 import { appendMessage, appendOnItsOwn, emitMessage, type ChatMessage } from './service';
 
 const removalError = (code: string, httpCode: 'NOT_FOUND' | 'FORBIDDEN' | 'BAD_REQUEST' | 'INTERNAL_SERVER_ERROR', cause?: unknown) =>
@@ -42,21 +43,23 @@ async function checkMentions(ctx: ChatContext, conversationId: string, mentions:
 }
 
 /**
- * How a send reads the caller's participation and appends: each on its own (chat.send), or, for
- * the socket's chat:send, from its batched read and by group commit (socket-send.ts).
+ * How a send reads the caller's participation and appends. Every send is group-committed
+ * (group-commit.ts), over HTTP (chat.send) as over the socket: one write path, one numbering. The
+ * socket's chat:send reads the participation with its caller in one batched statement
+ * (socket-send.ts); chat.send reads it after the procedure's levels, as every chat procedure does.
  */
 export interface SendPath {
   participation: (ctx: ChatContext, conversationId: string, opts: { clientId: string }) => Promise<Participation>;
   append: typeof appendOnItsOwn;
 }
-const ONE_BY_ONE: SendPath = { participation, append: appendOnItsOwn };
+const PROCEDURE: SendPath = { participation, append: appendGrouped };
 
 /**
  * Sends a person's message. A retry with the same clientId returns the first message, also when
  * the retries race (the unique (conversation, author, clientId) index decides). A reply to a
  * comment is a comment too, so internal text never reaches customers through a quote.
  */
-export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendInput>, path: SendPath = ONE_BY_ONE): Promise<ChatMessage> {
+export async function sendMessage(ctx: ChatContext, input: z.output<typeof sendInput>, path: SendPath = PROCEDURE): Promise<ChatMessage> {
   assertMayWork(ctx);
   // The retry check rides on the participation read: a first send pays no extra round trip.
   const { conversation, earlierMessageId } = await path.participation(ctx, input.conversationId, { clientId: input.clientId });

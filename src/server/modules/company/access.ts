@@ -1,4 +1,4 @@
-import { Prisma, type Db } from '../../db/client';
+import { hotQuery, Prisma, type Db } from '../../db/client';
 import { batched, perDb } from '../../db/batch';
 import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Company, Member, User } from '../../../generated/prisma/client';
@@ -17,10 +17,10 @@ export type CompanyRef = { domain: string } | { companyId: string };
 const accessRow = perDb((db: Db) =>
   batched(
     async (keys: { domain: string; userId: string }[]) => {
-      const rows = await db.$queryRaw<Record<string, unknown>[]>`
+      const rows = await hotQuery(db, Prisma.sql`
         SELECT k."i"::int AS "_i", ${ACCESS_COLUMNS}, (SELECT "verifyEmail" FROM "AppConfig" WHERE "id" = 1) AS "verifyEmail"
         FROM unnest(${keys.map((k) => k.domain)}::text[], ${keys.map((k) => k.userId)}::uuid[]) WITH ORDINALITY AS k("domain", "userId", "i")
-        JOIN "Company" c ON c."domain" = k."domain" LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = k."userId"`;
+        JOIN "Company" c ON c."domain" = k."domain" LEFT JOIN "Member" m ON m."companyId" = c."id" AND m."userId" = k."userId"`, { prepared: true });
       return new Map(rows.map((r) => [accessKey(keys[(r._i as number) - 1]!), r]));
     },
     (k) => accessKey(k),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parse as parseCookies } from 'cookie';
-import { Prisma, type Db } from '../../db/client';
+import { hotQuery, Prisma, type Db } from '../../db/client';
 import { batched, perDb } from '../../db/batch';
 import { prefixedColumns, unprefix } from '../../db/columns';
 import type { Session, User } from '../../../generated/prisma/client';
@@ -59,8 +59,8 @@ const SESSION_USER_COLUMNS = Prisma.sql`${prefixedColumns(Prisma.SessionScalarFi
 /** Session + user rows by token hash; requests arriving together are read in one statement (db/batch.ts). */
 const sessionRow = perDb((db: Db) =>
   batched(async (ids: string[]) => {
-    const rows = await db.$queryRaw<Record<string, unknown>[]>`
-      SELECT ${SESSION_USER_COLUMNS} FROM "Session" s JOIN "User" u ON u."id" = s."userId" WHERE s."id" = ANY(${ids}::text[])`;
+    const rows = await hotQuery(db, Prisma.sql`
+      SELECT ${SESSION_USER_COLUMNS} FROM "Session" s JOIN "User" u ON u."id" = s."userId" WHERE s."id" = ANY(${ids}::text[])`, { prepared: true });
     return new Map(rows.map((r) => [r.s_id as string, r]));
   }, (id: string) => id),
 );
@@ -75,12 +75,27 @@ export async function resolveSession(db: Db, token: string, at: Date): Promise<{
   if (session.expiresAt.getTime() <= now || (user.guestExpiresAt && user.guestExpiresAt.getTime() <= now)) {
     return null;
   }
-  if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    // Rare (once per interval per session): the ORM writes the timestamp as it writes all others.
-    await db.session.updateMany({ where: { id: session.id }, data: { lastSeenAt: at } });
-  }
+  await touchSession(db, session, at);
   return { session, user };
 }
+
+/**
+ * Moves a session's "last seen" when it is older than TOUCH_INTERVAL_MS (so reads do not turn into
+ * writes): requests and socket events alike. The sessions of one event-loop turn are written by
+ * one statement, without the ORM's runtime (a burst after a quiet spell touches many at once).
+ */
+export async function touchSession(db: Db, session: Pick<Session, 'id' | 'lastSeenAt'>, at: Date): Promise<void> {
+  if (at.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await touch(db, { id: session.id, at });
+}
+
+const touch = perDb((db: Db) =>
+  batched(async (keys: { id: string; at: Date }[]) => {
+    await hotQuery(db, Prisma.sql`
+      UPDATE "Session" s SET "lastSeenAt" = k."at"
+      FROM unnest(${keys.map((k) => k.id)}::text[], ${keys.map((k) => k.at.toISOString())}::timestamp[]) AS k("id", "at") WHERE s."id" = k."id"`);
+    return new Map<string, never>();
+  }, (k: { id: string }) => k.id),
+);
 
 export function sessionCookieOptions(expiresAt: Date, secure: boolean) {
   return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/', expires: expiresAt };
