@@ -11,12 +11,12 @@
  * takes) live in forked client processes (clients.ts), as they live in browsers: this process
  * holds the server only, so its CPU is the server's. BENCH_QUEUE_TAKE_PROCESSES sets how many (2).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { pgConnectionFields } from '../../src/server/db/url';
+import { ClientProcesses } from '../lib/clients';
 import { trpc, usersWithSessions } from '../lib/http';
 import { startProfile } from '../lib/profile';
 import { startBenchServer } from '../lib/server';
@@ -64,63 +64,6 @@ function merge(seconds: number, parts: (RaceOutcome & { cpuMs?: number })[]): Ra
     firstError: parts.find((p) => p.firstError)?.firstError,
     clientCpuMs: parts.reduce((a, p) => a + (p.cpuMs ?? 0), 0),
   };
-}
-
-/** The forked client processes: commands each one, relays what one learns to the others, collects answers. */
-class Clients {
-  private children: ChildProcess[] = [];
-  private waiting = new Map<ChildProcess, (m: FromClient) => void>();
-
-  constructor(n: number) {
-    for (let i = 0; i < n; i++) {
-      const child = fork(path.join(here, 'clients.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      child.on('message', (m: FromClient) => {
-        if (m.type === 'known') {
-          for (const other of this.children) if (other !== child) other.send({ type: 'known', id: m.id } satisfies ToClient);
-          return;
-        }
-        const w = this.waiting.get(child);
-        this.waiting.delete(child);
-        w?.(m);
-      });
-      child.on('exit', (code) => {
-        const w = this.waiting.get(child);
-        this.waiting.delete(child);
-        if (w) w({ type: 'raced', cpuMs: 0, conflicts: 0, headConflicts: 0, errors: 1, latencies: [], winners: [], doubleWins: 0, firstError: `client process exited with ${code}` });
-      });
-      this.children.push(child);
-    }
-  }
-
-  get size() {
-    return this.children.length;
-  }
-
-  /** Sends each child its message and waits for all answers. */
-  all<T extends FromClient>(message: (i: number) => ToClient): Promise<T[]> {
-    return Promise.all(
-      this.children.map(
-        (child, i) =>
-          new Promise<T>((resolve) => {
-            this.waiting.set(child, resolve as (m: FromClient) => void);
-            child.send(message(i));
-          }),
-      ),
-    );
-  }
-
-  async close() {
-    await Promise.all(
-      this.children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.send({ type: 'close' } satisfies ToClient);
-          }),
-      ),
-    );
-  }
 }
 
 type Server = Awaited<ReturnType<typeof startBenchServer>>;
@@ -175,7 +118,10 @@ const bench: Benchmark = {
     const processes = Number(process.env.BENCH_QUEUE_TAKE_PROCESSES ?? 2);
     if (!Number.isInteger(processes) || processes < 1) throw new Error(`BENCH_QUEUE_TAKE_PROCESSES must be a positive integer, not ${process.env.BENCH_QUEUE_TAKE_PROCESSES}`);
     const server = await startBenchServer();
-    const clients = new Clients(processes);
+    // What one process's attendants learn is taken, the others' learn too (their screens' queue push).
+    const relay = (m: FromClient, from: number) => m.type === 'known' && (clients.others(from, m), true);
+    const exited = (code: number | null): FromClient => ({ type: 'raced', cpuMs: 0, conflicts: 0, headConflicts: 0, errors: 1, latencies: [], winners: [], doubleWins: 0, firstError: `client process exited with ${code}` });
+    const clients: ClientProcesses<ToClient, FromClient> = new ClientProcesses(path.join(here, 'clients.ts'), processes, exited, relay);
     try {
       const bySocket = await seed(server, 's', requests, attendantsN);
       const byHttp = await seed(server, 'h', requests, attendantsN);
@@ -286,7 +232,7 @@ const bench: Benchmark = {
         ],
       };
     } finally {
-      await clients.close();
+      await clients.close({ type: 'close' });
       await server.close();
     }
   },
