@@ -8,7 +8,6 @@
  * BENCH_FANOUT_VIA=socket (or http) runs one way only; BENCH_CPU_PROFILE=<dir> writes a CPU
  * profile of the server process for each series' steps (not the seeding or the connections).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import pg from 'pg';
 import { pgConnectionFields } from '../../src/server/db/url';
 import { groupCommitStats } from '../../src/server/modules/chat/group-commit';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/identity/sessions';
+import { ClientProcesses } from '../lib/clients';
 import { startProfile } from '../lib/profile';
 import { startBenchServer, type BenchServer } from '../lib/server';
 import { fmt, ratio, sampleProcess, summarize, type Benchmark, type ProcessSample, type Summary, type Table } from '../lib/stats';
@@ -82,56 +82,10 @@ async function seed(server: BenchServer, plan: Plan) {
   return { domain, conversations };
 }
 
-class Clients {
-  private children: ChildProcess[] = [];
-  private waiting = new Map<ChildProcess, (m: FromClient) => void>();
-
-  constructor(n: number) {
-    for (let i = 0; i < n; i++) {
-      const child = fork(path.join(here, 'clients.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      child.on('message', (m: FromClient) => {
-        const w = this.waiting.get(child);
-        this.waiting.delete(child);
-        w?.(m);
-      });
-      child.on('exit', (code) => {
-        const w = this.waiting.get(child);
-        if (w && code !== 0) w({ type: 'stepDone', latencies: [], httpLatencies: [], sent: 0, completed: 0, failed: 0, shed: 0, lost: 0, firstError: `client process exited with ${code}` });
-      });
-      this.children.push(child);
-    }
-  }
-
-  /** Sends each child its message and waits for all answers. */
-  async all<T extends FromClient>(messages: ToClient[] | ((i: number) => ToClient)): Promise<T[]> {
-    return Promise.all(
-      this.children.map(
-        (child, i) =>
-          new Promise<T>((resolve) => {
-            this.waiting.set(child, resolve as (m: FromClient) => void);
-            child.send(typeof messages === 'function' ? messages(i) : messages[i]!);
-          }),
-      ),
-    );
-  }
-
-  async close() {
-    await Promise.all(
-      this.children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.send({ type: 'close' } satisfies ToClient);
-          }),
-      ),
-    );
-  }
-}
-
 /** Connects the clients to `url` and steps the rate up until p99 passes the limit. */
 async function stepped(plan: Plan, mode: 'app' | 'relay', via: Via, url: string, domain: string, conversations: Conv[], log: (m: string) => void) {
-  const clients = new Clients(plan.processes);
+  const exited = (code: number | null): FromClient => ({ type: 'stepDone', latencies: [], httpLatencies: [], sent: 0, completed: 0, failed: 0, shed: 0, lost: 0, firstError: `client process exited with ${code}` });
+  const clients = new ClientProcesses<ToClient, FromClient>(path.join(here, 'clients.ts'), plan.processes, exited);
   try {
     const slices = Array.from({ length: plan.processes }, (_, i) => conversations.filter((_, j) => j % plan.processes === i));
     const ready = await clients.all<Extract<FromClient, { type: 'ready' }>>((i) => ({ type: 'init', mode, via, url, domain, conversations: slices[i]! }));
@@ -171,7 +125,7 @@ async function stepped(plan: Plan, mode: 'app' | 'relay', via: Via, url: string,
     if (written) log(`CPU profile of the steps: ${written}`);
     return results;
   } finally {
-    await clients.close();
+    await clients.close({ type: 'close' });
   }
 }
 

@@ -7,77 +7,66 @@
  * shared, standing in for the queue push every attendant's screen receives. Proves from the
  * database: every request taken exactly once, none lost. Baseline: the same race as bare
  * `UPDATE ... WHERE taken_by IS NULL` claims over as many connections as the app's pool.
- * The socket series' desks are connected, so every take's pushes (queue:removed to 100 desks)
- * are delivered and decoded in this process too; the HTTP series has no sockets open, as before.
+ * The attendants (their desks' sockets, which receive every take's queue:removed push, and their
+ * takes) live in forked client processes (clients.ts), as they live in browsers: this process
+ * holds the server only, so its CPU is the server's. BENCH_QUEUE_TAKE_PROCESSES sets how many (2).
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../src/shared/realtime';
 import { pgConnectionFields } from '../../src/server/db/url';
+import { ClientProcesses } from '../lib/clients';
 import { trpc, usersWithSessions } from '../lib/http';
 import { startProfile } from '../lib/profile';
 import { startBenchServer } from '../lib/server';
 import { fmt, ratio, sampleProcess, summarize, type Benchmark, type Summary } from '../lib/stats';
+import type { Attendant, FromClient, ToClient } from './clients';
+import { race, type RaceOutcome } from './race';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface RaceResult {
   seconds: number;
   takes: number;
   conflicts: number;
-  /** Of the head-of-line burst (everyone on the oldest request at once). */
   headConflicts: number;
   errors: number;
   latency: Summary;
   winners: Map<string, string>;
   doubleWins: number;
   firstError?: string;
+  /** CPU of the client processes over the race (0 for the bare baseline, which races here). */
+  clientCpuMs: number;
 }
 
-/**
- * `attendants` racers over `ids` (oldest first). First the head of the line: every attendant
- * takes the oldest request at the same moment (one may win). Then each takes a random one among
- * those it has not seen taken, until every request is known taken.
- */
-async function race(ids: string[], attendants: string[], take: (attendant: string, id: string) => Promise<'won' | 'conflict' | string>): Promise<RaceResult> {
-  const known = new Set<string>();
+/** Several processes' (or one's) outcomes as one race; a request two processes were both told they won is a double win. */
+function merge(seconds: number, parts: (RaceOutcome & { cpuMs?: number })[]): RaceResult {
   const winners = new Map<string, string>();
   let doubleWins = 0;
-  let conflicts = 0;
-  let errors = 0;
-  let firstError: string | undefined;
-  const latencies: number[] = [];
-  const attempt = async (attendant: string, id: string) => {
-    const s = performance.now();
-    const outcome = await take(attendant, id);
-    latencies.push(performance.now() - s);
-    known.add(id);
-    if (outcome === 'won') {
+  for (const p of parts) {
+    doubleWins += p.doubleWins;
+    for (const [id, attendant] of p.winners) {
       if (winners.has(id)) doubleWins++;
       winners.set(id, attendant);
-    } else if (outcome === 'conflict') conflicts++;
-    else {
-      errors++;
-      firstError ??= outcome;
     }
+  }
+  const sum = (k: 'conflicts' | 'headConflicts' | 'errors') => parts.reduce((a, p) => a + p[k], 0);
+  return {
+    seconds,
+    takes: winners.size,
+    conflicts: sum('conflicts'),
+    headConflicts: sum('headConflicts'),
+    errors: sum('errors'),
+    latency: summarize(parts.flatMap((p) => p.latencies)),
+    winners,
+    doubleWins,
+    firstError: parts.find((p) => p.firstError)?.firstError,
+    clientCpuMs: parts.reduce((a, p) => a + (p.cpuMs ?? 0), 0),
   };
-  const t0 = performance.now();
-  await Promise.all(attendants.map((a) => attempt(a, ids[0]!)));
-  const headConflicts = conflicts;
-  await Promise.all(
-    attendants.map(async (attendant) => {
-      for (;;) {
-        const open = ids.filter((id) => !known.has(id));
-        if (open.length === 0) return;
-        await attempt(attendant, open[Math.floor(Math.random() * open.length)]!);
-      }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  return { seconds, takes: winners.size, conflicts, headConflicts, errors, latency: summarize(latencies), winners, doubleWins, firstError };
 }
 
 type Server = Awaited<ReturnType<typeof startBenchServer>>;
-type DeskSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** A company with `attendantsN` attendants in its 'member' group and `requests` requests waiting, asked through the real procedure. */
 async function seed(server: Server, label: string, requests: number, attendantsN: number) {
@@ -120,57 +109,44 @@ async function check(server: Server, ids: string[], result: RaceResult) {
   return { lost, doubleTakes, badResponsible, missingInfo };
 }
 
-async function openDesk(url: string, cookie: string): Promise<DeskSocket> {
-  const socket: DeskSocket = connect(url, { transports: ['websocket'], extraHeaders: { cookie }, reconnection: false, forceNew: true });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('session:ready', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-
 const bench: Benchmark = {
   name: 'queue-take',
   description: 'attendants racing to take waiting requests over their sockets (service:take) and over HTTP (service.take)',
   async run({ quick, log }) {
     const requests = quick ? 20 : 200;
     const attendantsN = quick ? 10 : 100;
+    const processes = Number(process.env.BENCH_QUEUE_TAKE_PROCESSES ?? 2);
+    if (!Number.isInteger(processes) || processes < 1) throw new Error(`BENCH_QUEUE_TAKE_PROCESSES must be a positive integer, not ${process.env.BENCH_QUEUE_TAKE_PROCESSES}`);
     const server = await startBenchServer();
-    const desks: DeskSocket[] = [];
+    // What one process's attendants learn is taken, the others' learn too (their screens' queue push).
+    const relay = (m: FromClient, from: number) => m.type === 'known' && (clients.others(from, m), true);
+    const exited = (code: number | null): FromClient => ({ type: 'raced', cpuMs: 0, conflicts: 0, headConflicts: 0, errors: 1, latencies: [], winners: [], doubleWins: 0, firstError: `client process exited with ${code}` });
+    const clients: ClientProcesses<ToClient, FromClient> = new ClientProcesses(path.join(here, 'clients.ts'), processes, exited, relay);
     try {
       const bySocket = await seed(server, 's', requests, attendantsN);
       const byHttp = await seed(server, 'h', requests, attendantsN);
-      log(`${requests} requests waiting and ${attendantsN} attendants, for each series`);
+      log(`${requests} requests waiting and ${attendantsN} attendants, for each series, from ${processes} client processes`);
+      const share = (attendants: Attendant[], i: number) => attendants.filter((_, j) => j % clients.size === i);
 
       // The socket series: each attendant's desk connected, as the browser's is.
-      const deskOf = new Map<string, DeskSocket>();
-      for (const a of bySocket.attendants) {
-        const desk = await openDesk(server.url, a.cookie);
-        desks.push(desk);
-        deskOf.set(a.id, desk);
-      }
-      const series = async (label: string, ids: string[], attendants: string[], take: (attendant: string, id: string) => Promise<'won' | 'conflict' | string>) => {
-        const profile = await startProfile(process.env.BENCH_CPU_PROFILE, `queue-take-${label}`);
+      const ready = await clients.all<Extract<FromClient, { type: 'ready' }>>((i) => ({ type: 'open', url: server.url, attendants: share(bySocket.attendants, i) }));
+      log(`${ready.reduce((a, r) => a + r.sockets, 0)} desks connected`);
+      const series = async (via: 'socket' | 'http', seeded: typeof bySocket) => {
+        const profile = await startProfile(process.env.BENCH_CPU_PROFILE, `queue-take-${via}`);
         const sampler = sampleProcess();
-        const result = await race(ids, attendants, take);
+        const t0 = performance.now();
+        const parts = await clients.all<Extract<FromClient, { type: 'raced' }>>((i) => ({ type: 'race', via, url: server.url, domain: seeded.domain, ids: seeded.ids, attendants: share(seeded.attendants, i) }));
+        const result = merge((performance.now() - t0) / 1000, parts);
         const cpu = sampler.stop();
         await profile.stop();
         const attempts = result.takes + result.conflicts + result.errors;
-        log(`${label}: ${result.takes} takes in ${fmt(result.seconds, 2)} s, ${result.conflicts} conflicts, ${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`);
-        // The clients share this process, so this CPU is the server's plus theirs.
-        log(`${label}: process CPU ${fmt(cpu.cpuMs / attempts, 2)} ms per attempt (${fmt(cpu.cpuMs / result.takes, 2)} ms per take)`);
-        return { result, cpu, attempts, checks: await check(server, ids, result) };
+        log(`${via}: ${result.takes} takes in ${fmt(result.seconds, 2)} s, ${result.conflicts} conflicts, ${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`);
+        log(`${via}: server CPU ${fmt(cpu.cpuMs / attempts, 2)} ms per attempt (${fmt(cpu.cpuMs / result.takes, 2)} ms per take), clients ${fmt(result.clientCpuMs / attempts, 2)} ms per attempt`);
+        return { result, cpu, attempts, checks: await check(server, seeded.ids, result) };
       };
-      const socket = await series('socket', bySocket.ids, bySocket.attendants.map((a) => a.id), async (attendant, id) => {
-        const ack = await deskOf.get(attendant)!.timeout(30_000).emitWithAck('service:take', { domain: bySocket.domain, conversationId: id });
-        return ack.ok ? 'won' : ack.httpStatus === 409 ? 'conflict' : `${ack.httpStatus} ${ack.error}`;
-      });
-      for (const d of desks) d.disconnect();
-      const cookies = new Map(byHttp.attendants.map((a) => [a.id, a.cookie]));
-      const http = await series('http', byHttp.ids, byHttp.attendants.map((a) => a.id), async (attendant, id) => {
-        const r = await trpc(server.url, 'service.take', { domain: byHttp.domain, conversationId: id }, { cookie: cookies.get(attendant) });
-        return r.ok ? 'won' : r.code === 'CONFLICT' ? 'conflict' : `${r.status} ${r.code}: ${r.message}`;
-      });
+      const socket = await series('socket', bySocket);
+      await clients.all(() => ({ type: 'closeDesks' }));
+      const http = await series('http', byHttp);
 
       // Baseline: bare claims.
       const claims = new pg.Pool({ ...pgConnectionFields(server.database.url), max: 10 });
@@ -180,10 +156,12 @@ const bench: Benchmark = {
       await claims.query('CREATE TABLE bench_claim (id uuid PRIMARY KEY, queued_at timestamptz NOT NULL, taken_by uuid, taken_at timestamptz)');
       const claimIds = bySocket.ids.map(() => randomUUID());
       await claims.query('INSERT INTO bench_claim (id, queued_at) SELECT unnest($1::uuid[]), now()', [claimIds]);
-      const bare = await race(claimIds, bySocket.attendants.map((a) => a.id), async (attendant, id) => {
+      const bareT0 = performance.now();
+      const bareOutcome = await race(claimIds, bySocket.attendants.map((a) => a.id), async (attendant, id) => {
         const r = await claims.query('UPDATE bench_claim SET taken_by = $1, taken_at = now() WHERE id = $2 AND taken_by IS NULL', [attendant, id]);
         return r.rowCount === 1 ? 'won' : 'conflict';
       });
+      const bare = merge((performance.now() - bareT0) / 1000, [bareOutcome]);
       const bareLeft = Number((await claims.query('SELECT count(*) FROM bench_claim WHERE taken_by IS NULL')).rows[0].count);
       await claims.end();
 
@@ -219,6 +197,7 @@ const bench: Benchmark = {
         processCpuPct: s.cpu.cpuPct,
         processCpuMsPerAttempt: s.cpu.cpuMs / s.attempts,
         processCpuMsPerTake: s.cpu.cpuMs / s.result.takes,
+        clientCpuMsPerAttempt: s.result.clientCpuMs / s.attempts,
         rssMaxMb: s.cpu.rssMaxMb,
       });
       return {
@@ -239,6 +218,7 @@ const bench: Benchmark = {
         summary: {
           requests,
           attendants: attendantsN,
+          clientProcesses: processes,
           ok,
           checks,
           socket: summaryOf(socket),
@@ -248,11 +228,11 @@ const bench: Benchmark = {
         notes: [
           `Head of the line: ${attendantsN} simultaneous takes of the oldest request -> socket ${attendantsN - socket.result.headConflicts} won, HTTP ${attendantsN - http.result.headConflicts} won (bare claims: ${attendantsN - bare.headConflicts} won).`,
           `Checks from the database (both series): ${checks.lost} lost, ${checks.doubleTakes} double-takes, ${checks.badResponsible} requests without exactly one responsible, ${checks.missingInfo} without exactly one "taken" info message -> ${ok ? 'OK' : 'FAILED'}.`,
-          `CPU is the whole process (server and its clients); the socket series also delivers every take's pushes to the ${attendantsN} connected desks.`,
+          `CPU ms/attempt is the server process's only: the attendants (desks and takes) run in ${processes} forked client processes, which spent ${fmt(socket.result.clientCpuMs / socket.attempts, 2)} (socket, decoding every take's pushes to the ${attendantsN} connected desks) and ${fmt(http.result.clientCpuMs / http.attempts, 2)} (HTTP) ms per attempt; the bare baseline races from the server process.`,
         ],
       };
     } finally {
-      for (const d of desks) d.disconnect();
+      await clients.close({ type: 'close' });
       await server.close();
     }
   },
