@@ -36,7 +36,7 @@ export const callerJoins = (domain: Prisma.Sql | string) => Prisma.sql`JOIN "Use
  * round trip as it reads the caller (service:take's claim): true only where callerFromRow lets the
  * caller through. callerFromRow still gives the answer, from the row that statement read (the
  * same snapshot); this only keeps the statement from writing for someone it will refuse, and a
- * mismatch is logged (see socket-take.ts). tests/realtime/service-take-socket.test.ts proves every
+ * mismatch is logged (service.ts, takeAsCaller). tests/realtime/service-take-socket.test.ts proves every
  * refusal through that path: same words, nothing written.
  */
 export const callerMayActSql = (now: Date) => Prisma.sql`(s."expiresAt" > ${now}::timestamp(3)
