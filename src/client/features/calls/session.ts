@@ -60,9 +60,15 @@ export class CallRequestError extends Error {}
 
 const REQUEST_TIMEOUT_MS = 20_000;
 
+/** What a session talks through; the browser's defaults, or a Node client's (tests: a socket with a cookie, a FakeHandler Device). */
+export interface SessionLinks {
+  socket?: AppSocket;
+  device?: Device;
+}
+
 export class CallSession {
   private readonly socket: AppSocket;
-  private readonly device = new Device();
+  private readonly device: Device;
   // Promises, not transports: two consumes (or publishes) started together must share the one
   // transport being created. Two recv transports would split consumers between a server transport
   // the browser never connects and a connected one that carries nothing: a remote tile stays black.
@@ -72,6 +78,13 @@ export class CallSession {
   private readonly consumers = new Map<string, types.Consumer>();
   /** Producers whose consumer is being set up: the join's list and a newProducer event may offer the same one. */
   private readonly consuming = new Set<string>();
+  /**
+   * Tracks announced between the server's join answer and the Device being loaded: the socket is
+   * in the call's room before the answer leaves, so a track published in that moment is neither in
+   * the answer's list nor consumable yet (no transport before the Device loads). Held here and
+   * consumed with the list; null once joined, when announcements are consumed as they come.
+   */
+  private early: { producers: ProducerInfo[]; dataProducers: DataProducerInfo[] } | null = { producers: [], dataProducers: [] };
   private snapshot: SessionSnapshot = {
     status: 'connecting',
     media: 'idle',
@@ -97,13 +110,25 @@ export class CallSession {
     readonly userId: string,
     hostInstance: string,
     private readonly events: SessionEvents,
+    links: SessionLinks = {},
   ) {
     // Its own connection: `instance` lets a load balancer send it to the server hosting the call.
-    this.socket = io({ path: '/socket.io', withCredentials: true, forceNew: true, ...SOCKET_TRANSPORTS, query: { call: callId, instance: hostInstance } }) as AppSocket;
+    this.socket =
+      links.socket ?? (io({ path: '/socket.io', withCredentials: true, forceNew: true, ...SOCKET_TRANSPORTS, query: { call: callId, instance: hostInstance } }) as AppSocket);
+    this.device = links.device ?? new Device();
     this.socket.on('call:state', (state) => this.update({ state }));
-    this.socket.on('call:newProducer', (info) => void this.consume(info).catch(() => {}));
-    this.socket.on('call:newDataProducer', (info) => void this.consumeData(info).catch(() => {}));
-    this.socket.on('call:producerClosed', ({ producerId }) => this.dropRemote(producerId));
+    this.socket.on('call:newProducer', (info) => {
+      if (this.early) this.early.producers.push(info);
+      else void this.consume(info).catch(() => {});
+    });
+    this.socket.on('call:newDataProducer', (info) => {
+      if (this.early) this.early.dataProducers.push(info);
+      else void this.consumeData(info).catch(() => {});
+    });
+    this.socket.on('call:producerClosed', ({ producerId }) => {
+      if (this.early) this.early.producers = this.early.producers.filter((p) => p.producerId !== producerId);
+      this.dropRemote(producerId);
+    });
     this.socket.on('call:producerPaused', ({ producerId, paused }) =>
       this.update({ remotes: this.snapshot.remotes.map((r) => (r.producerId === producerId ? { ...r, paused } : r)) }),
     );
@@ -172,8 +197,10 @@ export class CallSession {
     const joined = await this.request('join', { callId: this.callId });
     await this.device.load({ routerRtpCapabilities: joined.routerRtpCapabilities });
     this.update({ status: 'joined', state: joined.state });
-    for (const producer of joined.producers) await this.consume(producer).catch(() => {});
-    for (const dataProducer of joined.dataProducers) await this.consumeData(dataProducer).catch(() => {});
+    const early = this.early!;
+    this.early = null;
+    for (const producer of [...joined.producers, ...early.producers]) await this.consume(producer).catch(() => {});
+    for (const dataProducer of [...joined.dataProducers, ...early.dataProducers]) await this.consumeData(dataProducer).catch(() => {});
     return joined;
   }
 
