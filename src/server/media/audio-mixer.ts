@@ -20,7 +20,8 @@ const MAX_BUFFERED_BYTES = (MIX_SAMPLE_RATE * 2 * 300) / 1000; // 300 ms
 export class AudioMixer {
   private readonly inputs = new Map<string, Buffer>();
   private timer: NodeJS.Timeout | undefined;
-  private startedAt = 0;
+  /** null until start(): a mixer stopped before it started (a recording aborted while setting up) owes no frames. */
+  private startedAt: number | null = null;
   private framesWritten = 0;
 
   constructor(private readonly output: Writable) {}
@@ -55,10 +56,14 @@ export class AudioMixer {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.produceDueFrames();
+    this.startedAt = null;
     return this.framesWritten * FRAME_MS;
   }
 
   private produceDueFrames(): void {
+    // Without the null check, "due" since 1970 was tens of billions of frames written in one
+    // synchronous loop: a recording aborted before its mix started took the process's CPU and memory.
+    if (this.startedAt === null) return;
     const due = Math.floor((Date.now() - this.startedAt) / FRAME_MS) - this.framesWritten;
     for (let i = 0; i < due; i++) {
       this.output.write(this.mixFrame());

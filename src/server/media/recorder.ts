@@ -24,7 +24,8 @@ const LOCALHOST = '127.0.0.1';
 const KEYFRAME_RETRIES_MS = [0, 500, 1000, 2000, 3000, 5000];
 const KEYFRAME_INTERVAL_MS = 10_000;
 const STOP_TIMEOUT_MS = 15_000;
-const LISTEN_TIMEOUT_MS = 5_000;
+/** ffmpeg binds its port well within a second; a machine busy with other work can take several (a crash ends the wait at once). */
+const LISTEN_TIMEOUT_MS = 15_000;
 
 export interface RecordingResult {
   file: string;
