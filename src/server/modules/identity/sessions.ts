@@ -90,6 +90,8 @@ export async function touchSession(db: Db, session: Pick<Session, 'id' | 'lastSe
 
 const touch = perDb((db: Db) =>
   batched(async (keys: { id: string; at: Date }[]) => {
+    // "lastSeenAt" is `timestamp` (no zone) holding UTC, as Prisma writes it: casting the ISO text
+    // to timestamp drops its trailing "Z" without shifting the time.
     await hotQuery(db, Prisma.sql`
       UPDATE "Session" s SET "lastSeenAt" = k."at"
       FROM unnest(${keys.map((k) => k.id)}::text[], ${keys.map((k) => k.at.toISOString())}::timestamp[]) AS k("id", "at") WHERE s."id" = k."id"`);
