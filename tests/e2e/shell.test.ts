@@ -125,6 +125,35 @@ describe('app shell', () => {
     }
   });
 
+  it('a language picked while its first-page subset is still loading gets the whole catalogue when another screen was opened meanwhile', async () => {
+    const { context, page } = await signedInPage('Caio Reis');
+    try {
+      await page.goto(server.url + '/i/recent', { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { name: 'Recent chats' }).waitFor();
+      // The Portuguese subset is held on the wire until another screen has asked for the whole
+      // catalogue (of English, the language active at that moment).
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/messages-shell-pt-/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      const wholeEnglish = page.waitForResponse(/\/messages-en-/);
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
+      await page.getByRole('link', { name: 'My account' }).first().click();
+      await page.waitForURL('**/i/myAccount');
+      await wholeEnglish;
+      release();
+      // The account screen's own texts (not the menu's, which the subset has), in Portuguese: not
+      // their message ids, not English.
+      await page.getByRole('heading', { name: 'Minha conta' }).waitFor();
+      await page.getByText('Onde você está conectado').waitFor();
+      expect(await page.locator('html').getAttribute('lang')).toBe('pt');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('switches to Portuguese from the picker and keeps it after a reload', async () => {
     const { context, page } = await openPage('/');
     try {
