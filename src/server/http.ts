@@ -63,6 +63,7 @@ export function createServer(base: Omit<AppDeps, 'realtime' | 'calls'>, opts: { 
     logger: base.logger,
     clock: base.clock,
     onSocketCount: (n) => metrics.openSockets.set(n),
+    observeEvent: metrics.observeEvent,
     // A doctor's presence is their switch AND an open tab (the spec's presence database): the
     // admins and the waiting patients learn when the last tab closes or the first one opens.
     onUserSocket: (userId) => void doctorSocketChanged({ db: base.db, realtime: socketRealtime }, userId).catch((err) => base.logger.warn({ err, userId }, 'doctor presence push failed')),

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import client from 'prom-client';
+import type { EventObserver } from './realtime/caller';
 
 /** Prometheus metrics of one server instance (its own registry, so tests can run several). */
 export function createMetrics(knownProcedures: ReadonlySet<string>) {
@@ -10,6 +11,14 @@ export function createMetrics(knownProcedures: ReadonlySet<string>) {
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route group and status',
     labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  // The sends and takes over the open socket skip HTTP: their own latency, by event and outcome.
+  const eventDuration = new client.Histogram({
+    name: 'socketio_event_duration_seconds',
+    help: 'Acknowledged Socket.IO event latency by event and outcome (ok, refused, error)',
+    labelNames: ['event', 'outcome'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
@@ -25,7 +34,9 @@ export function createMetrics(knownProcedures: ReadonlySet<string>) {
     next();
   };
 
-  return { registry, openSockets, httpMiddleware, stop: () => registry.clear() };
+  const observeEvent: EventObserver = (event, outcome, seconds) => eventDuration.observe({ event, outcome }, seconds);
+
+  return { registry, openSockets, httpMiddleware, observeEvent, stop: () => registry.clear() };
 }
 
 /** Keeps label cardinality bounded: a known procedure's name for tRPC, the first segment otherwise. */

@@ -118,4 +118,18 @@ describe('chat:send', () => {
     expect(await send(sa, { domain: company.domain, conversationId, clientId: 'late', text: 'oi' })).toEqual({ ok: false, error: 'Sign in to continue', httpStatus: 401 });
     expect(await server.db.message.count({ where: { conversationId } })).toBe(0);
   });
+
+  it('counts its answers in the metrics by outcome, as HTTP requests are counted', async () => {
+    const { company, people: [a, b] } = await team(server, sockets);
+    const { conversationId } = await a.call('chat.startDirect', { userId: b.userId });
+    const sa = await a.open();
+    const count = async (outcome: string) => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(text.match(new RegExp(`^socketio_event_duration_seconds_count\\{event="chat:send",outcome="${outcome}"\\} (\\d+)$`, 'm'))?.[1] ?? 0);
+    };
+    const [ok, refused] = [await count('ok'), await count('refused')];
+    await okSend(sa, { domain: company.domain, conversationId, clientId: 'm1', text: 'contado' });
+    await send(sa, { domain: company.domain, conversationId, clientId: 'm2', text: '   ' });
+    expect([await count('ok'), await count('refused')]).toEqual([ok + 1, refused + 1]);
+  });
 });

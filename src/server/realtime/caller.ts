@@ -110,3 +110,37 @@ export function eventInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: parsed.error.message, cause: parsed.error });
   return parsed.data;
 }
+
+/** How an acknowledged event ended, for the metrics: answered, refused as a procedure refuses, or failed unexpectedly. */
+export type EventOutcome = 'ok' | 'refused' | 'error';
+export type EventObserver = (event: string, outcome: EventOutcome, seconds: number) => void;
+
+/**
+ * The listener of an acknowledged event answered the way a procedure answers a request: the
+ * handler's result, or the refusal in the procedure's words and HTTP status (refusalAck); an
+ * unexpected failure is logged. Timed for the metrics (socketio_event_duration_seconds), as the
+ * HTTP requests are, so what moved off HTTP stays visible.
+ */
+export function answerEvent<A>(
+  event: string,
+  userId: string,
+  deps: { logger: { error(obj: object, msg: string): void }; observe?: EventObserver },
+  handle: (raw: unknown) => Promise<A>,
+): (raw: unknown, ack: (response: A | SocketRefusal) => void) => void {
+  return (raw, ack) => {
+    if (typeof ack !== 'function') return;
+    const started = performance.now();
+    const answer = (outcome: EventOutcome, response: A | SocketRefusal) => {
+      deps.observe?.(event, outcome, (performance.now() - started) / 1000);
+      ack(response);
+    };
+    handle(raw).then(
+      (result) => answer('ok', result),
+      (err: unknown) => {
+        const unexpected = !(err instanceof TRPCError) || err.code === 'INTERNAL_SERVER_ERROR';
+        if (unexpected) deps.logger.error({ err, userId }, `${event} failed`);
+        answer(unexpected ? 'error' : 'refused', refusalAck(err));
+      },
+    );
+  };
+}

@@ -22,6 +22,7 @@ import { registerChatSocketHandlers } from '../modules/chat/events';
 import { registerSocketSend, type SocketSendDeps } from '../modules/chat/socket-send';
 import { registerSocketTake } from '../modules/service/socket-take';
 import { requestToken, resolveSession } from '../modules/identity/sessions';
+import type { EventObserver } from './caller';
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -76,6 +77,8 @@ export function createRealtime(
     logger: Logger;
     clock: Clock;
     onSocketCount?: (n: number) => void;
+    /** An acknowledged event (chat:send, service:take) was answered: for the metrics. */
+    observeEvent?: EventObserver;
     /** A socket of this user connected or closed (it has already left its rooms): presence kept elsewhere may change. */
     onUserSocket?: (userId: string) => void;
     calls?: () => CallsDeps;
@@ -214,8 +217,8 @@ export function createRealtime(
     registerChatSocketHandlers(socket, { db: deps.db, realtime, logger: deps.logger, typingLimiter });
     if (deps.chat) {
       const chat = deps.chat();
-      registerSocketSend(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, ...chat });
-      registerSocketTake(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, realtime: chat.realtime });
+      registerSocketSend(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, observe: deps.observeEvent, ...chat });
+      registerSocketTake(socket, { db: deps.db, clock: deps.clock, logger: deps.logger, observe: deps.observeEvent, realtime: chat.realtime });
     }
     if (deps.calls) registerCallSocketHandlers(socket, deps.calls());
   });

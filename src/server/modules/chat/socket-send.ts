@@ -9,7 +9,6 @@
  * levels do, so a session ended or a member blocked a moment ago is refused on their next send,
  * on every instance.
  */
-import { TRPCError } from '@trpc/server';
 import type { Socket } from 'socket.io';
 import type { ChatSendAck, ClientToServerEvents, InterServerEvents, ServerToClientEvents, SocketData } from '../../../shared/realtime';
 import { sendInput } from '../../../shared/schemas/chat';
@@ -19,7 +18,7 @@ import { batched, perDb } from '../../db/batch';
 import { hotQuery, Prisma, type Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
-import { CALLER_COLUMNS, callerFromRow, eventInput, refusalAck } from '../../realtime/caller';
+import { answerEvent, CALLER_COLUMNS, callerFromRow, eventInput, type EventObserver } from '../../realtime/caller';
 import type { ObjectStore } from '../../storage';
 import { participationOf, PARTICIPATION_COLUMNS } from './context';
 import { appendGrouped } from './group-commit';
@@ -34,6 +33,7 @@ export interface SocketSendDeps {
   storage: ObjectStore;
   config: Pick<Config, 'maxUploadBytes'>;
   logger: Logger;
+  observe?: EventObserver;
 }
 
 const SEND_COLUMNS = Prisma.sql`${CALLER_COLUMNS}, ${PARTICIPATION_COLUMNS}`;
@@ -79,13 +79,7 @@ const sendKey = (k: SendKey) => `${k.sessionId}\n${k.domain}\n${k.conversationId
 
 
 export function registerSocketSend(socket: AppSocket, deps: SocketSendDeps) {
-  socket.on('chat:send', (raw, ack) => {
-    if (typeof ack !== 'function') return;
-    handle(raw).then(ack, (err: unknown) => {
-      if (!(err instanceof TRPCError) || err.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ err, userId: socket.data.userId }, 'chat:send failed');
-      ack(refusalAck(err));
-    });
-  });
+  socket.on('chat:send', answerEvent('chat:send', socket.data.userId, deps, handle));
 
   async function handle(raw: unknown): Promise<ChatSendAck> {
     const input = eventInput(sendInput, raw);

@@ -8,7 +8,6 @@
  * in the claim's own statement (takeAsCaller; the rules of realtime/caller.ts), so a member
  * blocked a moment ago is refused on their next take, and an attempt is one round trip.
  */
-import { TRPCError } from '@trpc/server';
 import type { Socket } from 'socket.io';
 import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents, ServiceTakeAck, SocketData } from '../../../shared/realtime';
 import { serviceConversationInput } from '../../../shared/schemas/service';
@@ -16,7 +15,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../logger';
 import type { Realtime } from '../../realtime';
-import { eventInput, refusalAck } from '../../realtime/caller';
+import { answerEvent, eventInput, type EventObserver } from '../../realtime/caller';
 import { takeAsCaller } from './service';
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -27,16 +26,11 @@ export interface SocketTakeDeps {
   /** The app's (Web Push to the absent), as tRPC's context has it. */
   realtime: Realtime;
   logger: Logger;
+  observe?: EventObserver;
 }
 
 export function registerSocketTake(socket: AppSocket, deps: SocketTakeDeps) {
-  socket.on('service:take', (raw, ack) => {
-    if (typeof ack !== 'function') return;
-    handle(raw).then(ack, (err: unknown) => {
-      if (!(err instanceof TRPCError) || err.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ err, userId: socket.data.userId }, 'service:take failed');
-      ack(refusalAck(err));
-    });
-  });
+  socket.on('service:take', answerEvent('service:take', socket.data.userId, deps, handle));
 
   async function handle(raw: unknown): Promise<ServiceTakeAck> {
     const input = eventInput(serviceConversationInput, raw);
