@@ -206,8 +206,8 @@ describe.skipIf(!bin)(`calls in the browser${why}`, () => {
 
   it('records for 10 s: the badge shows on both sides, and stopping posts the recording', async () => {
     await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'Record' }).click();
-    await ana.getByRole('status').filter({ hasText: 'Recording' }).first().waitFor();
-    await bruno.getByRole('status').filter({ hasText: 'Recording' }).first().waitFor();
+    await ana.getByRole('status').filter({ hasText: /^Recording$/ }).first().waitFor();
+    await bruno.getByRole('status').filter({ hasText: /^Recording$/ }).first().waitFor();
     await new Promise((r) => setTimeout(r, 10_000));
     await ana.getByRole('toolbar', { name: 'Call controls' }).getByRole('button', { name: 'Stop recording' }).click();
     await expect.poll(() => ana.getByText('Recording', { exact: true }).count(), { timeout: 30_000 }).toBe(0);

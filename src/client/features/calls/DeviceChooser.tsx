@@ -37,6 +37,9 @@ export function DeviceChooser({
   const [microphoneId, setMicrophoneId] = useState<string | null>(null);
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [mediaError, setMediaError] = useState<keyof typeof MEDIA_ERRORS | null>(null);
+  // The devices are being opened: joining now would join without them (nothing sent, and the
+  // camera shown as on), so Join waits until they are open or have failed.
+  const [opening, setOpening] = useState(true);
   const preview = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const handedOver = useRef(false);
@@ -45,6 +48,7 @@ export function DeviceChooser({
   // Open the chosen devices; again whenever the choice changes.
   useEffect(() => {
     let cancelled = false;
+    setOpening(true);
     (async () => {
       try {
         const next = await openMedia({ camera, cameraId, microphoneId });
@@ -53,6 +57,7 @@ export function DeviceChooser({
         streamRef.current = next;
         setStream(next);
         setMediaError(null);
+        setOpening(false);
         // Labels are only known once access is granted: match the saved defaults now.
         const found = await listDevices();
         if (cancelled) return;
@@ -63,6 +68,7 @@ export function DeviceChooser({
         if (microphoneId === null && savedMicrophone) setMicrophoneId(savedMicrophone.deviceId);
       } catch (err) {
         if (cancelled) return;
+        setOpening(false);
         const kind = mediaErrorKind(err);
         // A camera that fails must not stop a call: carry on with the microphone alone.
         if (kind === 'camera' && camera) {
@@ -110,7 +116,7 @@ export function DeviceChooser({
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
           <Trans>Cancel</Trans>
         </button>
-        <button type="button" className="button" onClick={join} disabled={busy || blocked} aria-busy={busy || undefined}>
+        <button type="button" className="button" onClick={join} disabled={busy || blocked || opening} aria-busy={busy || opening || undefined}>
           {settings ? <Trans>Apply</Trans> : <Trans>Join now</Trans>}
         </button>
       </>
@@ -119,8 +125,8 @@ export function DeviceChooser({
         {camera && stream?.getVideoTracks().length ? (
           <video ref={preview} autoPlay playsInline muted aria-label={t`Camera preview`} />
         ) : (
-          <div className="device-preview-off">
-            <Trans>Camera off</Trans>
+          <div className="device-preview-off" aria-live="polite">
+            {opening ? <Trans>Starting the camera and microphone…</Trans> : <Trans>Camera off</Trans>}
           </div>
         )}
       </div>
