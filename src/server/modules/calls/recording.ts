@@ -12,6 +12,7 @@ import { allowsCallRecording, planValue } from '../../../shared/domain/company';
 import { CALL_MESSAGES as M, joinRefusal } from '../../../shared/domain/calls';
 import { recordingFileName, recordingStartRefusal, recordingStopRefusal, type RecordingState } from '../../../shared/domain/recording';
 import { Recorder } from '../../media/recorder';
+import type { Room } from '../../media/room';
 import { chargeRecording } from '../billing/service';
 import { companyStorageUsage, fileLinkSeconds, UPLOAD_MESSAGES } from '../chat/files';
 import { appendMessage, emitMessage, messagesWithFile, removeMessageAsServer } from '../chat/service';
@@ -63,7 +64,7 @@ export async function startRecording(deps: CallsDeps, userId: string, callId: st
 
   let recorder: Recorder;
   try {
-    recorder = await Recorder.start(room!, { preferUserId: userId, logger: deps.logger, ffmpegPath: recorderOptions.ffmpegPath });
+    recorder = await startRecorder(deps, room!, userId);
   } catch (err) {
     deps.logger.error({ err, callId }, 'recording failed to start');
     // 2 -> 1: the failure reverts and says so.
@@ -84,6 +85,27 @@ export async function startRecording(deps: CallsDeps, userId: string, callId: st
   scheduleRecordingTick(deps, callId);
   await pushState(deps, callId);
   return { recording: true };
+}
+
+/** How many times a recording start is tried before the failure is told. */
+const RECORDER_START_ATTEMPTS = 3;
+
+/**
+ * Recorder.start, tried again when it fails for a reason of the moment: ffmpeg's UDP ports are
+ * found free, then bound by ffmpeg, and another process (another recording on a busy host) can
+ * take one in between; a host short of CPU can make ffmpeg miss its listening deadline. A failed
+ * start leaves nothing running (Recorder.start cleans up), so trying again is safe. An ffmpeg that
+ * cannot be run at all is not tried again.
+ */
+async function startRecorder(deps: CallsDeps, room: Room, preferUserId: string): Promise<Recorder> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await Recorder.start(room, { preferUserId, logger: deps.logger, ffmpegPath: recorderOptions.ffmpegPath });
+    } catch (err) {
+      if (attempt >= RECORDER_START_ATTEMPTS || /could not run ffmpeg/.test((err as Error).message)) throw err;
+      deps.logger.warn({ err, callId: room.callId, attempt }, 'recording start failed; trying again');
+    }
+  }
 }
 
 function scheduleRecordingTick(deps: CallsDeps, callId: string): void {
