@@ -108,14 +108,17 @@ async function startRecorder(deps: CallsDeps, room: Room, preferUserId: string):
   }
 }
 
+/** As the participants' ticks (service.ts, scheduleBillingTick): the next one is set before this one's writes. */
 function scheduleRecordingTick(deps: CallsDeps, callId: string): void {
-  deps.hub.setTimer(timerKeys.recordingBilling(callId), BILLING_TICK_MS, async () => {
+  const key = timerKeys.recordingBilling(callId);
+  deps.hub.setTimer(key, BILLING_TICK_MS, async () => {
+    scheduleRecordingTick(deps, callId);
     const outcome = await chargeRecording(deps.db, callId, deps.clock.now());
     if (outcome.status === 'insufficient') {
       await endCall(deps, callId, 'insufficientBalance');
       return;
     }
-    if (deps.hub.recorders.has(callId)) scheduleRecordingTick(deps, callId);
+    if (!deps.hub.recorders.has(callId)) deps.hub.clearTimer(key);
   });
 }
 

@@ -627,15 +627,22 @@ function relayRoom(deps: CallsDeps, room: Room): void {
   });
 }
 
+/**
+ * A tick every BILLING_TICK_MS from the join, the next one set before this one's writes: the
+ * cadence does not stretch by the database's time, and whoever ends the call or the participation
+ * meanwhile (endCall, leaveCall) clears it.
+ */
 function scheduleBillingTick(deps: CallsDeps, callId: string, participantId: string): void {
-  deps.hub.setTimer(timerKeys.billing(callId, participantId), BILLING_TICK_MS, async () => {
+  const key = timerKeys.billing(callId, participantId);
+  deps.hub.setTimer(key, BILLING_TICK_MS, async () => {
+    scheduleBillingTick(deps, callId, participantId);
     const outcome = await chargeParticipant(deps.db, participantId, deps.clock.now());
     if (outcome.status === 'insufficient') {
       await endCall(deps, callId, 'insufficientBalance');
       return;
     }
     const p = await deps.db.callParticipant.findUnique({ where: { id: participantId }, select: { connected: true } });
-    if (p?.connected) scheduleBillingTick(deps, callId, participantId);
+    if (!p?.connected) deps.hub.clearTimer(key);
   });
 }
 
