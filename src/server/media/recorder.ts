@@ -27,6 +27,9 @@ const STOP_TIMEOUT_MS = 15_000;
 /** ffmpeg binds its port well within a second; a machine busy with other work can take several (a crash ends the wait at once). */
 const LISTEN_TIMEOUT_MS = 15_000;
 
+/** ffmpeg could not be run at all (missing, not executable): trying again cannot help. */
+export class FfmpegUnavailableError extends Error {}
+
 export interface RecordingResult {
   file: string;
   size: number;
@@ -199,7 +202,7 @@ export class Recorder {
       const spawned = encoder;
       await new Promise<void>((resolve, reject) => {
         spawned.once('spawn', () => resolve());
-        spawned.once('error', (err) => reject(new Error(`could not run ffmpeg (${ffmpeg}): ${err.message}`)));
+        spawned.once('error', (err) => reject(new FfmpegUnavailableError(`could not run ffmpeg (${ffmpeg}): ${err.message}`)));
       });
       if (videoLeg) await waitUntilListening(videoLeg.port, encoder);
     } catch (err) {

@@ -11,7 +11,7 @@ import { BILLING_TICK_MS, RECORDING_STATE } from '../../../shared/constants';
 import { allowsCallRecording, planValue } from '../../../shared/domain/company';
 import { CALL_MESSAGES as M, joinRefusal } from '../../../shared/domain/calls';
 import { recordingFileName, recordingStartRefusal, recordingStopRefusal, type RecordingState } from '../../../shared/domain/recording';
-import { Recorder } from '../../media/recorder';
+import { FfmpegUnavailableError, Recorder } from '../../media/recorder';
 import type { Room } from '../../media/room';
 import { chargeRecording } from '../billing/service';
 import { companyStorageUsage, fileLinkSeconds, UPLOAD_MESSAGES } from '../chat/files';
@@ -102,7 +102,7 @@ async function startRecorder(deps: CallsDeps, room: Room, preferUserId: string):
     try {
       return await Recorder.start(room, { preferUserId, logger: deps.logger, ffmpegPath: recorderOptions.ffmpegPath });
     } catch (err) {
-      if (attempt >= RECORDER_START_ATTEMPTS || /could not run ffmpeg/.test((err as Error).message)) throw err;
+      if (attempt >= RECORDER_START_ATTEMPTS || err instanceof FfmpegUnavailableError) throw err;
       deps.logger.warn({ err, callId: room.callId, attempt }, 'recording start failed; trying again');
     }
   }
