@@ -56,8 +56,11 @@ export interface ServerToClientEvents {
   // Customer service (service module)
   /** A request entered the queue: to the attendants who can see it (spec 5, queue visibility). */
   'queue:added': (payload: { domain: string; request: QueueRequestEvent }) => void;
-  /** A request left the queue (taken, left, concluded): to every attendant, so it disappears at once. */
-  'queue:removed': (payload: { domain: string; conversationId: string }) => void;
+  /**
+   * Requests left the queue (taken, left, concluded): to every attendant, so they disappear at once.
+   * A burst of them comes as one push per 100 ms (server/modules/service/queue-removals.ts).
+   */
+  'queue:removed': (payload: { domain: string; conversationIds: string[] }) => void;
   /** Every 60 s while people wait: the client plays the queue sound (honouring playFila). */
   'queue:alarm': (payload: { domain: string; waiting: number }) => void;
   /** The customer's place in line changed (1 = next). */

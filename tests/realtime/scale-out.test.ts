@@ -123,7 +123,7 @@ for (const adapter of adapters) {
       const taker = personFor(a, attendant.userId, attendant.cookie, sockets);
       await taker.call('service.take', { domain: c.domain, conversationId });
       await until(() => removed.length === 1);
-      expect(removed[0]).toEqual({ domain: c.domain, conversationId });
+      expect(removed[0]).toEqual({ domain: c.domain, conversationIds: [conversationId] });
     });
 
     it('sockets per user are counted over both instances: the extra tab is refused with the reason', async () => {

@@ -55,7 +55,7 @@ describe('service:take', () => {
     expect(row).toMatchObject({ state: 1, inQueue: false, takenById: bia.userId, responsibleId: bia.userId });
     expect((await server.db.participant.findMany({ where: { conversationId, responsible: true } })).map((p) => p.userId)).toEqual([bia.userId]);
     await until(() => removed.length === 1 && vUpdates.length >= 1 && vMessages.some((m) => m.type === 'info' && m.text === 'Bia took the service'));
-    expect(removed[0]).toEqual({ domain: c.domain, conversationId });
+    expect(removed[0]).toEqual({ domain: c.domain, conversationIds: [conversationId] });
     // Taken once: the next take, over either path, is the spec's "already taken".
     expect(await take(sw, { domain: c.domain, conversationId })).toEqual({ ok: false, error: M.alreadyTaken, httpStatus: 409 });
     expect(await takeOverHttp(watcher, { domain: c.domain, conversationId })).toEqual({ ok: false, error: M.alreadyTaken, httpStatus: 409 });
@@ -73,6 +73,7 @@ describe('service:take', () => {
       }),
     );
     const desks = await Promise.all(attendants.map((a) => a.open()));
+    const heard = record(desks[0]!, 'queue:removed');
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       const v = await visitor();
@@ -100,6 +101,9 @@ describe('service:take', () => {
     expect(responsibles.map((r) => r._count).sort()).toEqual(ids.map(() => 1));
     const lines = await server.db.message.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, type: 'info', data: { path: ['info'], equals: 'taken' } }, _count: true });
     expect(lines.map((l) => l._count)).toEqual(ids.map(() => 1));
+    // A desk hears each request leave exactly once, in bursts merged (queue-removals.ts).
+    await until(() => heard.flatMap((p) => p.conversationIds).length >= ids.length);
+    expect(heard.flatMap((p) => p.conversationIds).sort()).toEqual([...ids].sort());
   }, 120_000);
 
   it('refuses what service.take refuses, in its words and status, and writes nothing', async () => {

@@ -55,7 +55,7 @@ describe('the queue, live', () => {
 
     await seller.call('service.take', { domain: c.domain, conversationId });
     await until(() => removed1.length === 1 && removed2.length === 1 && removed3.length === 1);
-    expect(removed2[0]).toEqual({ domain: c.domain, conversationId });
+    expect(removed2[0]).toEqual({ domain: c.domain, conversationIds: [conversationId] });
     await until(() => vUpdates.length >= 1);
     await until(() => vMessages.length === 3);
     expect(vMessages[2]).toMatchObject({ type: 'info', text: 'Sônia took the service' });

@@ -41,8 +41,9 @@ function QueueView({ domain }: { domain: string }) {
   useSocketEvent('queue:added', (p) => p.domain === domain && refetch(), refetch);
   useSocketEvent('queue:removed', (p) => {
     if (p.domain !== domain) return;
-    // Drop it at once; the counts follow with the refetch.
-    utils.service.queue.setData({ domain, queueId }, (old) => old && { ...old, requests: old.requests.filter((r) => r.conversationId !== p.conversationId) });
+    // Drop them at once; the counts follow with the refetch.
+    const gone = new Set(p.conversationIds);
+    utils.service.queue.setData({ domain, queueId }, (old) => old && { ...old, requests: old.requests.filter((r) => !gone.has(r.conversationId)) });
     refetch();
   });
 

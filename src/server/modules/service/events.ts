@@ -4,6 +4,7 @@ import { estimateWaitMinutes, WAIT_SAMPLE_DAYS, WAIT_SAMPLE_SIZE } from '../../.
 import type { QueueRequestEvent } from '../../../shared/service-events';
 import { Prisma, type Db } from '../../db/client';
 import type { Realtime } from '../../realtime';
+import { flushQueueRemovals, pushQueueRemovals } from './queue-removals';
 
 type Reader = Db | Prisma.TransactionClient;
 export interface PushDeps {
@@ -60,19 +61,21 @@ export async function toQueueRequest(db: Reader, c: Conversation, viewerId?: str
 export async function pushQueueAdded(deps: PushDeps, domain: string, conversation: Conversation): Promise<string[]> {
   const viewers = (await queueViewers(deps.db, conversation.companyId)).filter((v) => canSeeRequest(v, queuedRequest(conversation)));
   const request = await toQueueRequest(deps.db, conversation);
+  flushQueueRemovals(deps.realtime, domain);
   for (const v of viewers) deps.realtime.toUser(v.userId, 'queue:added', { domain, request: { ...request, forMe: conversation.queueUserId === v.userId } });
   return viewers.map((v) => v.userId);
 }
 
-/** After a request left the queue: every attendant drops it from their view at once. */
+/** After a request left the queue: every attendant drops it from their view (queue-removals.ts: at once, or with the others of a burst). */
 export async function pushQueueRemoved(deps: PushDeps, companyId: string, domain: string, conversationId: string) {
   // Raw: every take and transfer pays this (and the two below); see bench/queue-take.
   const members = await deps.db.$queryRaw<{ userId: string }[]>`
     SELECT "userId"::text AS "userId" FROM "Member" WHERE "companyId" = ${companyId}::uuid AND "inviteAccepted" AND NOT "blocked" AND NOT "removed"`;
-  deps.realtime.toUsers(
+  pushQueueRemovals(
+    deps.realtime,
+    domain,
     members.map((m) => m.userId),
-    'queue:removed',
-    { domain, conversationId },
+    [conversationId],
   );
 }
 
@@ -143,7 +146,7 @@ export const TAKEN_WAITING_CTE = Prisma.sql`waiting AS (
 
 /** The take's pushes, in pushQueueRemoved, pushPositions, pushConversationUpdated's order. */
 export function emitTaken(deps: PushDeps, c: Pick<Conversation, 'id'>, domain: string, row: TakenPushes) {
-  deps.realtime.toUsers(row.members, 'queue:removed', { domain, conversationId: c.id });
+  pushQueueRemovals(deps.realtime, domain, row.members, [c.id]);
   if (row.waiting?.length) emitPositions(deps.realtime, row.waiting, estimateWaitMinutes(row.waits ?? []));
   deps.realtime.toUsers(new Set(row.present), 'conversation:updated', { conversationId: c.id });
 }
