@@ -128,6 +128,17 @@ const bench: Benchmark = {
       log(`${requests} requests waiting and ${attendantsN} attendants, for each series, from ${processes} client processes`);
       const share = (attendants: Attendant[], i: number) => attendants.filter((_, j) => j % clients.size === i);
 
+      // Warm-up, not counted: a server that has been running has compiled its take path; the first
+      // race after boot spent about a sixth of its CPU in V8's optimising compiler (perf record,
+      // docs/performance.md section 22). BENCH_QUEUE_TAKE_WARMUP=0 measures the cold server.
+      if (process.env.BENCH_QUEUE_TAKE_WARMUP !== '0') {
+        const warm = await seed(server, 'w', requests, attendantsN);
+        await clients.all((i) => ({ type: 'open', url: server.url, attendants: share(warm.attendants, i) }));
+        const parts = await clients.all<Extract<FromClient, { type: 'raced' }>>((i) => ({ type: 'race', via: 'socket', url: server.url, domain: warm.domain, ids: warm.ids, attendants: share(warm.attendants, i) }));
+        await clients.all(() => ({ type: 'closeDesks' }));
+        log(`warm-up race over sockets (not counted): ${merge(0, parts).takes} takes`);
+      }
+
       // The socket series: each attendant's desk connected, as the browser's is.
       const ready = await clients.all<Extract<FromClient, { type: 'ready' }>>((i) => ({ type: 'open', url: server.url, attendants: share(bySocket.attendants, i) }));
       log(`${ready.reduce((a, r) => a + r.sockets, 0)} desks connected`);
