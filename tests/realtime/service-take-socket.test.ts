@@ -106,6 +106,50 @@ describe('service:take', () => {
     expect(heard.flatMap((p) => p.conversationIds).sort()).toEqual([...ids].sort());
   }, 120_000);
 
+  it('takes sent together are claimed together and judged one by one: every request once, in any order, refusals kept apart', async () => {
+    const c = await company();
+    const attendants = await Promise.all(Array.from({ length: 30 }, (_, i) => c.attendant(`Ana ${i}`, { groupIds: [c.group('member')] })));
+    const desks = await Promise.all(attendants.map((a) => a.open()));
+    const removed = await c.attendant('Rui', { groupIds: [c.group('member')] });
+    const removedDesk = await removed.open();
+    await server.db.member.update({ where: { companyId_userId: { companyId: c.company.id, userId: removed.userId } }, data: { removed: true } });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const v = await visitor();
+      ids.push((await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: `Cliente ${i}` })).conversationId);
+    }
+    const ascending = [...ids].sort();
+    const descending = [...ascending].reverse();
+    // Every desk sends all its takes at once, half of them in one order and half in the other:
+    // claims of several requests in one statement, several such statements at once, in opposite
+    // orders, must neither deadlock nor take a request twice.
+    const won = new Map<string, number>();
+    const refusals = new Set<string>();
+    const sent: Promise<void>[] = [];
+    const refusedAcks = Promise.all(ascending.map((conversationId) => take(removedDesk, { domain: c.domain, conversationId })));
+    for (const [a, desk] of desks.entries()) {
+      for (const conversationId of a % 2 ? descending : ascending) {
+        sent.push(
+          take(desk, { domain: c.domain, conversationId }).then((ack) => {
+            if (ack.ok) won.set(conversationId, (won.get(conversationId) ?? 0) + 1);
+            else refusals.add(`${ack.httpStatus} ${ack.error}`);
+          }),
+        );
+      }
+      // A few desks per moment, so that the server claims them in several statements at once.
+      if (a % 3 === 2) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(sent);
+    expect([...refusals]).toEqual([`409 ${M.alreadyTaken}`]);
+    expect(ids.map((id) => won.get(id))).toEqual(ids.map(() => 1));
+    for (const ack of await refusedAcks) expect(ack).toMatchObject({ ok: false, error: ACCESS_MESSAGES.removed, httpStatus: 403 });
+    const rows = await server.db.conversation.findMany({ where: { id: { in: ids } } });
+    expect(rows.filter((r) => r.inQueue || r.state !== 1 || r.takenById === removed.userId)).toEqual([]);
+    const responsibles = await server.db.participant.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, responsible: true }, _count: true });
+    expect(responsibles.map((r) => r._count)).toEqual(ids.map(() => 1));
+    expect(await server.db.participant.count({ where: { conversationId: { in: ids }, userId: removed.userId } })).toBe(0);
+  }, 120_000);
+
   it('refuses what service.take refuses, in its words and status, and writes nothing', async () => {
     const c = await company();
     const other = await company();

@@ -116,32 +116,33 @@ export interface TakenPushes {
 
 /**
  * What pushQueueRemoved, pushPositions and pushConversationUpdated would read after a take, as one
- * column of the take's own claim statement (service.ts, claimRequest): no statement of its own,
- * and nothing read for a losing attempt. It reads over that statement's CTE `claimed` (the taken
- * request's new row) and sees the rows as they were before the statement's writes, so the taken
- * request is left out of those waiting, and its taker and its new wait sample are added. The wait
- * samples are read only when someone still waits, as pushPositions does.
+ * column of the take's own claim statement (claim.ts): no statement of its own, and nothing read
+ * for a losing attempt. It reads the row of CTE `claimed` (the taken request's new row) of the
+ * attempt `attempt` names, and sees the rows as they were before the statement's writes, so the
+ * requests that statement took are left out of those waiting, and the taker and the new wait
+ * sample are added. The wait samples are read only when someone still waits, as pushPositions does.
  */
-export function takenPushesSql(now: Date) {
+export function takenPushesSql(now: Date, attempt: Prisma.Sql) {
   const since = new Date(now.getTime() - WAIT_SAMPLE_DAYS * 86_400_000);
   return Prisma.sql`(SELECT json_build_object(
       'members', ARRAY(SELECT "userId"::text FROM "Member" WHERE "companyId" = k."companyId" AND "inviteAccepted" AND NOT "blocked" AND NOT "removed"),
       'present', ARRAY(SELECT "userId"::text FROM "Participant" WHERE "conversationId" = k."id" AND NOT "removed" AND "userId" <> k."takenById" UNION ALL SELECT k."takenById"::text),
-      'waiting', (SELECT json_agg(json_build_object('id', q."id", 'creatorId', q."creatorId", 'queueUserId', q."queueUserId") ORDER BY q."queuedAt" ASC, q."id" ASC) FROM waiting q),
-      'waits', CASE WHEN EXISTS (SELECT 1 FROM waiting) THEN ARRAY(
+      'waiting', (SELECT json_agg(json_build_object('id', q."id", 'creatorId', q."creatorId", 'queueUserId', q."queueUserId") ORDER BY q."queuedAt" ASC, q."id" ASC) FROM waiting q WHERE q."_for" = k."id"),
+      'waits', CASE WHEN EXISTS (SELECT 1 FROM waiting q WHERE q."_for" = k."id") THEN ARRAY(
         SELECT t."ms" FROM (
           SELECT "takenAt", (extract(epoch FROM "takenAt" - "queuedAt") * 1000)::float8 AS "ms" FROM "Conversation"
           WHERE "companyId" = k."companyId" AND "takenAt" >= ${since} AND "queuedAt" IS NOT NULL AND "id" <> k."id"
           UNION ALL SELECT k."takenAt", (extract(epoch FROM k."takenAt" - k."queuedAt") * 1000)::float8 WHERE k."queuedAt" IS NOT NULL
         ) t ORDER BY t."takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
       ) END)
-    FROM claimed k)`;
+    FROM claimed k WHERE k."_i" = ${attempt})`;
 }
 
-/** The CTE `waiting` takenPushesSql reads: the requests still waiting in the taken request's line, over `claimed`. */
+/** The CTE `waiting` takenPushesSql reads: for each taken request ("_for"), those still waiting in its line, over `claimed`. */
 export const TAKEN_WAITING_CTE = Prisma.sql`waiting AS (
-      SELECT q."id", q."creatorId", q."queueUserId", q."queuedAt" FROM "Conversation" q, claimed k
-      WHERE q."companyId" = k."companyId" AND q."inQueue" AND q."id" <> k."id" AND (q."queueId" = k."queueId" OR (q."queueId" IS NULL AND k."queueId" IS NULL))
+      SELECT k."id" AS "_for", q."id", q."creatorId", q."queueUserId", q."queuedAt" FROM "Conversation" q, claimed k
+      WHERE q."companyId" = k."companyId" AND q."inQueue" AND NOT EXISTS (SELECT 1 FROM claimed x WHERE x."id" = q."id")
+        AND (q."queueId" = k."queueId" OR (q."queueId" IS NULL AND k."queueId" IS NULL))
     )`;
 
 /** The take's pushes, in pushQueueRemoved, pushPositions, pushConversationUpdated's order. */

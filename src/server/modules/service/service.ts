@@ -3,7 +3,6 @@
  * (one transaction, exactly one winner), waiting for a third party, transfer, conclusion and
  * reopening, SLA proposals, tags, tasks, linked tickets and the SLA board.
  */
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Company, Conversation, Member, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE, CONVERSATION_TYPE } from '../../../shared/constants';
@@ -13,13 +12,13 @@ import { canSeeRequest, profileAllowsQueue, queuedRequest, type QueueViewer } fr
 import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type ServiceRole, type TransitionRefusal } from '../../../shared/domain/service-states';
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, type transferInput } from '../../../shared/schemas/service';
-import { hotQuery, Prisma } from '../../db/client';
 import type { Logger } from '../../logger';
 import { appendMessage, appendOnItsOwn } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
-import { CALLER_COLUMNS, callerFromRow, callerJoins, callerMayActSql } from '../../realtime/caller';
+import { callerFromRow } from '../../realtime/caller';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
-import { emitTaken, pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, TAKEN_WAITING_CTE, takenPushesSql, toQueueRequest, type TakenPushes } from './events';
+import { claimForAttendant, claimForSession, type Claim } from './claim';
+import { emitTaken, pushConversationUpdated, pushPositions, pushQueueAdded, queuePosition, queueViewers, toQueueRequest } from './events';
 import { appendInfo, assertPlanFeature, createServiceRequest, infoMessage, emitAll, fail, isConsultation, SERVICE_REQUEST_WHERE, withNewProtocol, type ServiceDeps } from './shared';
 
 /** The attendant, as the member procedure resolved them. */
@@ -129,44 +128,50 @@ export async function countQueue(ctx: ServiceContext) {
 
 /**
  * Takes a request (spec 4): naFila false, atendido (who and when), responsible, state 1. ONE
- * statement is the referee and does the checks with the claim: of attendants taking the same
- * request at once, exactly one changes the row (and becomes its one responsible participant in
+ * statement is the referee and does the checks with the claim (claim.ts): of attendants taking the
+ * same request at once, exactly one changes the row (and becomes its one responsible participant in
  * that same statement); the others get 'Solicitação já foi atendida'. A loser, or someone who may
- * not take it, costs that one statement: the reason is told apart from what it read (see
- * claimRequest). The winner then posts the "taken" info line and tells everyone.
+ * not take it, costs that one statement (or its share of one): the reason is told apart from what
+ * it read. The winner then posts the "taken" info line and tells everyone.
  */
 export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   assertMayWork(ctx);
-  const now = ctx.clock.now();
   // Admins may serve Contact Us tickets whatever their profile says; others are asked only when
   // the claim found a ticket it would otherwise have taken.
-  return afterClaim(ctx, conversationId, await claimRequest(ctx, conversationId, attendantClaimer(ctx, ctx.member.isAdmin), now), now);
+  return afterClaim(ctx, conversationId, await claimAs(ctx, conversationId, ctx.member.isAdmin));
 }
 
 /**
  * service:take: the caller lookup (the socket's session and the membership in the company of
  * `domain`, read for every take, nothing cached) IN the claim's statement, so an attempt is one
- * round trip. The statement claims only where callerMayActSql and memberMayWorkSql let the caller
- * through; the answer is still callerFromRow's and assertMayWork's, from the row it read, in
- * their order and words, then takeRequest's.
+ * round trip, shared with the other takes of its event-loop turn (claimForSession). The statement
+ * claims only where callerMayActSql and MEMBER_MAY_WORK_SQL let the caller through; the answer is
+ * still callerFromRow's and assertMayWork's, from the row it read, in their order and words, then
+ * takeRequest's.
  */
 export async function takeAsCaller(deps: Omit<ServiceContext, 'company' | 'member' | 'user'>, sessionId: string, domain: string, conversationId: string) {
-  const now = deps.clock.now();
-  const claim = await claimRequest(deps, conversationId, sessionClaimer(sessionId, domain, now), now);
+  const claim = await claimForSession(deps, { sessionId, domain, conversationId });
   let ctx: ServiceContext;
   try {
-    ctx = { ...deps, ...(await callerFromRow(deps.db, claim.caller, now)) };
+    ctx = { ...deps, ...(await callerFromRow(deps.db, claim.caller, claim.now)) };
     assertMayWork(ctx);
   } catch (err) {
     // The SQL twins drifted from the JS rules: worth an alarm, the refusal is still the answer.
     if (claim.won) deps.log.error({ err, conversationId }, 'service:take: claimed for a caller the rules refuse');
     throw err;
   }
-  return afterClaim(ctx, conversationId, claim, now);
+  return afterClaim(ctx, conversationId, claim);
+}
+
+/** The claim of an attendant the member procedure (or callerFromRow) let through. */
+function claimAs(ctx: ServiceContext, conversationId: string, ticketsAllowed: boolean): Promise<Claim> {
+  const who = { userId: ctx.user.id, memberId: ctx.member.id, companyId: ctx.company.id, profile: ctx.member.profile };
+  return claimForAttendant(ctx, { ...who, ticketsAllowed, conversationId });
 }
 
 /** What a take does once its first claim is known: the refusal in takeRequest's words, or the winner's line and pushes. */
-async function afterClaim(ctx: ServiceContext, conversationId: string, first: Claim, now: Date) {
+async function afterClaim(ctx: ServiceContext, conversationId: string, first: Claim) {
+  const now = first.now;
   let claim = first;
   if (!claim.won) {
     const c = claim.conversation;
@@ -177,7 +182,7 @@ async function afterClaim(ctx: ServiceContext, conversationId: string, first: Cl
     if (c.type === CONVERSATION_TYPE.ticket && !ctx.member.isAdmin) {
       await requirePermission(ctx, 'serveContactUs');
       allowed(ctx, c, 'take');
-      claim = await claimRequest(ctx, conversationId, attendantClaimer(ctx, true), now);
+      claim = await claimAs(ctx, conversationId, true);
     } else allowed(ctx, c, 'take');
     // Seen in the queue, claimed by someone else between that read and the update.
     if (!claim.won) throw fail('CONFLICT', M.alreadyTaken);
@@ -211,90 +216,6 @@ async function postTakenLine(ctx: ServiceContext, conversationId: string, now: D
     }
   }
 }
-
-/**
- * Who claims, as the claim's first CTE `who` (one row, or none: no such session): "_userId",
- * "_memberId", "_companyId", "_profile", "_ticketsAllowed" (may take a Contact Us ticket) and
- * "_mayTake" (the access rules let them), plus whatever else the caller of claimRequest reads back.
- */
-type Claimer = Prisma.Sql;
-
-/** An attendant the member procedure (or callerFromRow) already let through. */
-function attendantClaimer(ctx: Pick<ServiceContext, 'company' | 'member' | 'user'>, ticketsAllowed: boolean): Claimer {
-  return Prisma.sql`SELECT ${ctx.user.id}::uuid AS "_userId", ${ctx.member.id}::uuid AS "_memberId", ${ctx.company.id}::uuid AS "_companyId",
-    ${ctx.member.profile}::text AS "_profile", ${ticketsAllowed}::boolean AS "_ticketsAllowed", true AS "_mayTake"`;
-}
-
-/** memberMayWork (shared/domain/company.ts) in SQL over callerJoins' co and m: what assertMayWork lets through. */
-const MEMBER_MAY_WORK_SQL = Prisma.sql`(m."isAdmin" OR NOT (co."deactivated" OR (co."planBlocked" AND NOT co."billingExempt")))`;
-
-/** The socket's session acting for the company of `domain` (service:take), read in the claim's statement with CALLER_COLUMNS. */
-function sessionClaimer(sessionId: string, domain: string, now: Date): Claimer {
-  return Prisma.sql`SELECT u."id" AS "_userId", m."id" AS "_memberId", co."id" AS "_companyId", m."profile" AS "_profile",
-    COALESCE(m."isAdmin", false) AS "_ticketsAllowed", COALESCE(${callerMayActSql(now)} AND ${MEMBER_MAY_WORK_SQL}, false) AS "_mayTake", ${CALLER_COLUMNS}
-    FROM "Session" s ${callerJoins(domain)} WHERE s."id" = ${sessionId}`;
-}
-
-type Claim = Awaited<ReturnType<typeof claimRequest>>;
-
-/**
- * The claim, with every check a take needs, as one statement: the request of this company, in the
- * queue, in a state 'take' moves from (SERVICE_TRANSITIONS), a service request this attendant sees
- * (canSeeRequest, in SQL: their groups and their profile's queues are read in the same statement),
- * and a Contact Us ticket only when the claimer's `_ticketsAllowed`, for a claimer `_mayTake`. The
- * winner also becomes the one responsible participant there. `won`: the claimed request's queue,
- * or null. Whatever the outcome it also returns the conversation as the statement's snapshot saw
- * it (null when the company has none with that id), the attendant as the queue rule reads them,
- * and the claimer's row (`caller`), so a refusal is told apart in JS, by the same functions the
- * queue screen uses, without another statement. (A winner is not judged by that snapshot: a
- * transfer committed just before may have moved the request the update then took.)
- */
-async function claimRequest(ctx: Pick<ServiceContext, 'db'>, conversationId: string, claimer: Claimer, now: Date) {
-  // Straight on the pool (hotQuery), planned once per connection: every attempt, winning or not, pays this statement only.
-  const [row] = await hotQuery<Conversation & { _won: { queueId: string | null } | null; _taken: TakenPushes | null; _groupIds: string[] | null; _queueIds: string[] | null; _userId: string }>(ctx.db, Prisma.sql`
-    WITH who AS (${claimer}), viewer AS (
-      SELECT ARRAY(SELECT "groupId" FROM "GroupMember" WHERE "memberId" = w."_memberId") AS "groupIds",
-        COALESCE((SELECT CASE WHEN jsonb_typeof("queueIds") = 'array' THEN ARRAY(SELECT jsonb_array_elements_text("queueIds")) END
-          FROM "Profile" WHERE "companyId" = w."_companyId" AND "code" = w."_profile"), '{}'::text[]) AS "queueIds"
-      FROM who w
-    ), claimed AS (
-      UPDATE "Conversation" c SET "inQueue" = false, "state" = ${SERVICE_TRANSITIONS.take.to}, "takenById" = w."_userId", "takenAt" = ${now},
-        "responsibleId" = w."_userId", "queueUserId" = NULL, "updatedAt" = ${now}
-      FROM viewer v, who w
-      WHERE c."id" = ${conversationId}::uuid AND c."companyId" = w."_companyId" AND w."_mayTake" AND c."inQueue"
-        AND c."state" = ANY(${[...SERVICE_TRANSITIONS.take.from]}::int[])
-        AND (c."type" = ${CONVERSATION_TYPE.ticket} OR (c."type" = ${CONVERSATION_TYPE.single} AND c."queuedAt" IS NOT NULL))
-        AND (w."_ticketsAllowed" OR c."type" <> ${CONVERSATION_TYPE.ticket})
-        AND CASE WHEN c."queueUserId" IS NOT NULL THEN c."queueUserId" = w."_userId"
-          ELSE (cardinality(v."queueIds") = 0 OR c."queueId"::text = ANY(v."queueIds"))
-            AND (cardinality(c."queueGroupIds") = 0 OR c."queueGroupIds" && v."groupIds") END
-      RETURNING c."id", c."queueId", c."takenById", c."companyId", c."takenAt", c."queuedAt"
-    ), ${TAKEN_WAITING_CTE}, cleared AS (
-      UPDATE "Participant" p SET "responsible" = false
-      FROM claimed k WHERE p."conversationId" = k."id" AND p."responsible" AND p."userId" <> k."takenById"
-    ), joined AS (
-      INSERT INTO "Participant" ("id", "conversationId", "userId", "responsible", "joinedAt")
-      SELECT ${randomUUID()}::uuid, "id", "takenById", true, ${now} FROM claimed
-      ON CONFLICT ("conversationId", "userId") DO UPDATE SET "responsible" = true, "removed" = false
-    )
-    SELECT (SELECT json_build_object('queueId', "queueId") FROM claimed) AS "_won", ${takenPushesSql(now)} AS "_taken", v."groupIds"::text[] AS "_groupIds", v."queueIds" AS "_queueIds", w.*, c.*
-    FROM (SELECT 1) one LEFT JOIN who w ON true LEFT JOIN viewer v ON true
-      LEFT JOIN "Conversation" c ON c."id" = ${conversationId}::uuid AND c."companyId" = w."_companyId"`, { prepared: true });
-  const { _won, _taken, _groupIds, _queueIds, _userId } = row!;
-  // The row's other columns are the conversation's and, from `who`, "_"-named ones and the caller's (CALLER_COLUMNS).
-  const conversation = Object.fromEntries(Object.entries(row!).filter(([k]) => !NOT_CONVERSATION.test(k))) as unknown as Conversation;
-  return {
-    won: _won,
-    /** The winner's pushes (takenPushesSql); null for a losing attempt. */
-    taken: _taken,
-    conversation: conversation.id ? conversation : null,
-    viewer: { userId: _userId, groupIds: _groupIds ?? [], queueIds: _queueIds ?? [] } satisfies QueueViewer,
-    caller: row as Record<string, unknown>,
-  };
-}
-
-/** Columns of the claim's row that are not the conversation's: `who`'s and CALLER_COLUMNS' (prefixed s_, u_, co_, m_, and verifyEmail). */
-const NOT_CONVERSATION = /^(_|s_|u_|co_|m_|verifyEmail$)/;
 
 // ---- serving ----------------------------------------------------------------------------------
 
