@@ -5,9 +5,11 @@
  * first page only downloads the shell and the screen it shows. An area builds a screen by
  * replacing the page's export in its pages.tsx; the route stays here.
  */
-import { lazy, Suspense, type ComponentType } from 'react';
+import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { recentPages } from './features/recent/prefetch';
 import { AuthGuard } from './guard/AuthGuard';
+import { lazyModule, type LazyModule, type PageName } from './lazyModule';
 import { AppLayout } from './ui/AppLayout';
 import { NotFound } from './ui/NotFound';
 import { RootLayout } from './ui/RootLayout';
@@ -26,12 +28,11 @@ export interface RouteHandle {
 
 const requiresAuth: RouteHandle = { auth: true };
 
-type PageNames<M> = { [K in keyof M]: M[K] extends ComponentType ? K : never }[keyof M];
-
-/** Element factory for one area: each screen is a React.lazy component over the area's chunk. */
-function area<M>(load: () => Promise<M>) {
-  return (name: PageNames<M>) => {
-    const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }));
+/** Element factory for one area: each screen comes from the area's chunk (lazyModule: at once once it is here). */
+function area<M>(source: (() => Promise<M>) | LazyModule<M>) {
+  const module = typeof source === 'function' ? lazyModule(source) : source;
+  return (name: PageName<M>) => {
+    const Page = module.page(name);
     return <Page />;
   };
 }
@@ -39,7 +40,7 @@ function area<M>(load: () => Promise<M>) {
 const home = area(() => import('./features/home/pages'));
 const login = area(() => import('./features/login/pages'));
 const forms = area(() => import('./features/forms/pages'));
-const recent = area(() => import('./features/recent/pages'));
+const recent = area(recentPages);
 // The list alone, for /i/recent's first paint: the area's other screens come when opened.
 const recentList = area(() => import('./features/recent/RecentLayout'));
 const feeds = area(() => import('./features/feeds/pages'));

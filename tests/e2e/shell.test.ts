@@ -4,6 +4,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { CONVERSATION_PREFETCH_MARK } from '../../src/client/features/recent/prefetch';
 import type { TestServer } from '../helpers/server';
 import { e2eSuite, ownerContext } from '../helpers/suite';
 
@@ -27,6 +28,18 @@ async function signedInPage(userName: string) {
   const scripts: string[] = [];
   page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
   return { context, page, scripts };
+}
+
+/** The scripts the page asked for before and after it began fetching ahead for opening a conversation (its performance mark). */
+async function requestedAroundPrefetch(page: Page) {
+  return page.evaluate((mark) => {
+    const at = performance.getEntriesByName(mark)[0]?.startTime ?? Infinity;
+    const scripts = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js'));
+    return {
+      before: scripts.filter((e) => e.startTime < at).map((e) => new URL(e.name).pathname),
+      after: scripts.filter((e) => e.startTime >= at).map((e) => new URL(e.name).pathname),
+    };
+  }, CONVERSATION_PREFETCH_MARK);
 }
 
 describe('app shell', () => {
@@ -105,11 +118,19 @@ describe('app shell', () => {
   it('shows /i/recent with its own messages only, switches language there, and has the whole catalogue for the next screen', async () => {
     const { context, page, scripts } = await signedInPage('Bia Lima');
     try {
-      await page.goto(server.url + '/i/recent', { waitUntil: 'networkidle' });
+      // The chat area's own chunk (chat-<hash>.js), not the shell's chat-ChatShell-<hash>.js.
+      const chatArea = /\/assets\/chat-[\w-]{8}\.js$/;
+      const chatCode = page.waitForResponse(chatArea);
+      await page.goto(server.url + '/i/recent');
       await page.getByRole('heading', { name: 'Recent chats' }).waitFor();
-      // The first download has the subset of the catalogue its code uses, not the whole one.
-      expect(scripts.filter((s) => /\/messages-shell-en-/.test(s)), scripts.join(' ')).toHaveLength(1);
-      expect(scripts.filter((s) => /\/messages-en-/.test(s)), scripts.join(' ')).toEqual([]);
+      // The first download has the subset of the catalogue its code uses, not the whole one. The
+      // whole one comes after, with the code for opening a conversation, once the list showed and
+      // the browser was idle (features/recent/prefetch.ts).
+      await chatCode;
+      const asked = await requestedAroundPrefetch(page);
+      expect(asked.before.filter((s) => /\/messages-shell-en-/.test(s)), asked.before.join(' ')).toHaveLength(1);
+      expect(asked.before.filter((s) => /\/messages-en-/.test(s) || chatArea.test(s)), asked.before.join(' ')).toEqual([]);
+      expect(asked.after.filter((s) => /\/messages-en-/.test(s)), asked.after.join(' ')).toHaveLength(1);
 
       await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
       await page.getByRole('heading', { name: 'Conversas recentes' }).waitFor();
@@ -127,9 +148,13 @@ describe('app shell', () => {
 
   it('a language picked while its first-page subset is still loading gets the whole catalogue when another screen was opened meanwhile', async () => {
     const { context, page } = await signedInPage('Caio Reis');
+    // A browser saving data: nothing is fetched ahead (prefetch.ts), so the language is picked
+    // while only the first download's subset of the catalogue is here.
+    await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }));
     try {
       await page.goto(server.url + '/i/recent', { waitUntil: 'networkidle' });
       await page.getByRole('heading', { name: 'Recent chats' }).waitFor();
+      expect(await page.evaluate((mark) => performance.getEntriesByName(mark).length, CONVERSATION_PREFETCH_MARK)).toBe(0);
       // The Portuguese subset is held on the wire until another screen has asked for the whole
       // catalogue (of English, the language active at that moment).
       let release!: () => void;

@@ -20,6 +20,7 @@ import type { Recent } from '../chat/types';
 import { unreadLabel } from './recents';
 import { useSocketEvent } from '../service/live';
 import { ChannelBadge } from '../service/ChannelBadge';
+import { prefetchConversation } from './prefetch';
 
 /** The desk's views of the list (chat.recents `filter`), kept in the address (?show=). */
 const FILTERS: readonly { key: RecentsFilter; label: MessageDescriptor }[] = [
@@ -80,6 +81,10 @@ export function RecentList() {
   useSocketEvent('conversation:updated', refreshNarrowed);
   const source = narrowed ? search : list;
   const items = source.data?.pages.flatMap((p) => p.items) ?? [];
+  const listed = !source.isPending;
+  useEffect(() => {
+    if (listed) prefetchConversation();
+  }, [listed]);
   const choose = (key: string, value: string | undefined) =>
     setParams(
       (prev) => {

@@ -1,19 +1,15 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
+import { lazyModule, type LazyModule, type PageName } from '../../lazyModule';
 import { Spinner } from '../../ui/Spinner';
 
 // The list and its frame: their own chunk, the first thing /i/recent downloads (routes.tsx loads
 // it apart from this file, so the screens below come only when opened).
 export { RecentHome, RecentLayout } from './RecentLayout';
 
-/**
- * The conversation and its panels come from their own chunk (features/chat/pages.tsx): the list
- * shows first, the heavier chat code follows while the user picks a conversation.
- */
-type ChatPages = typeof import('../chat/pages');
-const chatPages = () => import('../chat/pages');
-function fromChat(name: { [K in keyof ChatPages]: ChatPages[K] extends ComponentType ? K : never }[keyof ChatPages]): ComponentType {
-  const Page = lazy(async () => ({ default: (await chatPages())[name] as ComponentType }));
-  return function ChatPage() {
+/** A screen of another chunk, with a spinner the first time while it arrives. */
+function within<M>(module: LazyModule<M>, name: PageName<M>): ComponentType {
+  const Page = module.page(name);
+  return function ChunkPage() {
     return (
       <Suspense fallback={<Spinner />}>
         <Page />
@@ -22,21 +18,18 @@ function fromChat(name: { [K in keyof ChatPages]: ChatPages[K] extends Component
   };
 }
 
+/**
+ * The conversation and its panels come from their own chunk (features/chat/pages.tsx): the list
+ * shows first, the heavier chat code follows while the user picks a conversation (prefetch.ts).
+ */
+export const chatPages = lazyModule(() => import('../chat/pages'));
+const fromChat = (name: PageName<typeof import('../chat/pages')>) => within(chatPages, name);
+
 export { SalePage } from '../commerce/DocumentPages';
 export { BudgetPage } from '../commerce/DocumentPages';
 // Customers (external contacts): their own chunk (features/contacts/pages.tsx).
-type ContactPages = typeof import('../contacts/pages');
-const contactPages = () => import('../contacts/pages');
-function fromContacts(name: keyof ContactPages): ComponentType {
-  const Page = lazy(async () => ({ default: (await contactPages())[name] as ComponentType }));
-  return function ContactsPage() {
-    return (
-      <Suspense fallback={<Spinner />}>
-        <Page />
-      </Suspense>
-    );
-  };
-}
+const contactPages = lazyModule(() => import('../contacts/pages'));
+const fromContacts = (name: PageName<typeof import('../contacts/pages')>) => within(contactPages, name);
 export const CustomerPage = fromContacts('CustomerPage');
 export const CustomerEditPage = fromContacts('CustomerEditPage');
 export { QueuePage } from '../service/QueuePage';
