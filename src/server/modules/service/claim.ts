@@ -129,16 +129,18 @@ async function claimStatement(db: Db, claimer: Claimer, now: Date): Promise<Clai
       SELECT gen_random_uuid(), "id", "takenById", true, ${now} FROM claimed
       ON CONFLICT ("conversationId", "userId") DO UPDATE SET "responsible" = true, "removed" = false
     )
-    SELECT a."i" AS "_attempt", (SELECT json_build_object('queueId', k."queueId") FROM claimed k WHERE k."_i" = a."i") AS "_won",
+    SELECT a."i"::int AS "_attempt", (SELECT json_build_object('queueId', k."queueId") FROM claimed k WHERE k."_i" = a."i") AS "_won",
       ${takenPushesSql(now, Prisma.sql`a."i"`)} AS "_taken", v."groupIds"::text[] AS "_groupIds", v."queueIds" AS "_queueIds", w.*, c.*
     FROM generate_series(1, ${claimer.attempts}::int) AS a("i") LEFT JOIN who w ON w."_i" = a."i" LEFT JOIN viewer v ON v."_i" = a."i"
       LEFT JOIN "Conversation" c ON c."id" = w."_conversationId" AND c."companyId" = w."_companyId"
     ORDER BY a."i"`, { prepared: true });
-  return rows.map((row) => {
-    const { _won, _taken, _groupIds, _queueIds, _userId } = row;
+  // Each attempt's row by its number, not by its place in the answer.
+  const claims: Claim[] = [];
+  for (const row of rows) {
+    const { _attempt, _won, _taken, _groupIds, _queueIds, _userId } = row;
     // The row's other columns are the conversation's and, from `who`, "_"-named ones and the caller's (CALLER_COLUMNS).
     const conversation = Object.fromEntries(Object.entries(row).filter(([k]) => !NOT_CONVERSATION.test(k))) as unknown as Conversation;
-    return {
+    claims[_attempt - 1] = {
       won: _won,
       taken: _taken,
       conversation: conversation.id ? conversation : null,
@@ -146,7 +148,8 @@ async function claimStatement(db: Db, claimer: Claimer, now: Date): Promise<Clai
       caller: row as Record<string, unknown>,
       now,
     };
-  });
+  }
+  return claims;
 }
 
 /** Columns of the claim's row that are not the conversation's: `who`'s and CALLER_COLUMNS' (prefixed s_, u_, co_, m_, and verifyEmail). */

@@ -21,8 +21,8 @@ interface Audience {
   users: string[];
   /** Removed since the last push, in the order they left. */
   pending: string[];
-  /** The window after a push: its end pushes what gathered (and opens another) or forgets the audience. */
-  timer: ReturnType<typeof setTimeout>;
+  /** The window after a push (set by tell): its end pushes what gathered (and opens another) or forgets the audience. */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** The open windows of one Realtime (one app instance), by domain and audience. */
@@ -37,7 +37,7 @@ class QueueRemovals {
     const key = `${domain}\n${people.join(',')}`;
     const audience = this.open.get(key);
     if (audience) audience.pending.push(...conversationIds);
-    else this.tell(key, { domain, users: people, pending: conversationIds, timer: undefined! });
+    else this.tell(key, { domain, users: people, pending: conversationIds });
   }
 
   /** Pushes every pending removal of `domain` now (before that company's queue:added). */
