@@ -108,11 +108,12 @@ class GroupCommit {
       n: p.now.toISOString(),
     }));
     let rows: Record<string, unknown>[];
+    // Prepared, as the send's read is: the same text for every batch (one jsonb parameter).
     try {
       rows = await hotQuery(this.db, Prisma.sql`
         SELECT f.out_idx AS "f_idx", f.out_code AS "f_code", (f.out_message).*, f.out_company AS "f_companyId", f.out_participants AS "f_participants", ${APPENDED_JOIN}
         FROM chat_append_messages(${JSON.stringify(items)}::jsonb) f
-        ${APPENDED_JOINS}`);
+        ${APPENDED_JOINS}`, { prepared: true });
     } catch {
       // The statement wrote nothing: each send on its own, where an error is only its own.
       this.onTheirOwn(batch, appendOnItsOwn);
