@@ -110,6 +110,27 @@ describe('two people chat', () => {
     await expect.poll(() => b.page.title()).not.toMatch(/^\(/);
   });
 
+  it('a press on a conversation in the list asks for it and its messages before the release; its row is then the open one', async () => {
+    const { company, a, b } = await team();
+    const { conversationId } = await call<{ conversationId: string }>(a, 'chat.startDirect', { userId: b.userId }, company.domain);
+    await call(a, 'chat.send', { conversationId, clientId: crypto.randomUUID(), text: 'Pressed before read' }, company.domain);
+    await b.page.goto(`${server.url}/i/recent`);
+    const entry = b.page.getByRole('link', { name: /Ana Souza/ });
+    await entry.getByText('Pressed before read').waitFor();
+    expect(await entry.getAttribute('aria-current')).toBeNull();
+    const asked: string[] = [];
+    b.page.on('request', (r) => void (r.url().includes('/trpc/') && asked.push(decodeURIComponent(r.url()))));
+    await entry.hover();
+    await b.page.mouse.down();
+    await expect.poll(() => asked.some((u) => u.includes('chat.conversation') && u.includes(conversationId))).toBe(true);
+    await expect.poll(() => asked.some((u) => u.includes('chat.messages') && u.includes(conversationId))).toBe(true);
+    expect(b.page.url()).toBe(`${server.url}/i/recent`);
+    await b.page.mouse.up();
+    await messages(b.page).getByText('Pressed before read').waitFor();
+    await expect.poll(() => entry.getAttribute('aria-current')).toBe('page');
+    expect(await b.page.locator('a.recent-link.active').count()).toBe(1);
+  });
+
   it('shows a hostile message as text, never running it', async () => {
     const { company, a, b } = await team();
     const { conversationId } = await call<{ conversationId: string }>(a, 'chat.startDirect', { userId: b.userId }, company.domain);

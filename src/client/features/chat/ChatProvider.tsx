@@ -4,7 +4,7 @@ import { TRPCClientError } from '@trpc/client';
 import { getQueryKey } from '@trpc/react-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { RECENTS_REFRESH_MS } from '../../../shared/constants';
 import type { ChatMessageEvent, PresenceEvent, ReceiptEvent } from '../../../shared/chat-events';
 import { translateServerMessage } from '../../guard/serverMessages';
@@ -373,7 +373,14 @@ export function useConversation(conversationId: string) {
 /** The recent entry of a conversation, when the loaded list has it (for its change number). */
 export function useRecentEntry(conversationId: string): Recent | undefined {
   const recents = useRecentsList();
-  return recents.data?.pages.flatMap((p) => p.items).find((r) => r.conversationId === conversationId);
+  const pages = recents.data?.pages;
+  return useMemo(() => {
+    for (const page of pages ?? []) {
+      const found = page.items.find((r) => r.conversationId === conversationId);
+      if (found) return found;
+    }
+    return undefined;
+  }, [pages, conversationId]);
 }
 
 /** A server text in the user's language. */

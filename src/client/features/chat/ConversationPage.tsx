@@ -10,7 +10,7 @@ import { Spinner } from '../../ui/Spinner';
 import { StartCallButtons } from '../calls/StartCallButtons';
 import { STATE_BADGE, STATE_LABELS } from '../service/labels';
 import { ServicePanel } from '../service/ServicePanel';
-import { useChat, useConversation, useOptionalChat, usePresence, useTranslateError, useTyping } from './ChatProvider';
+import { useChat, useConversation, useOptionalChat, usePresence, useRecentEntry, useTranslateError, useTyping } from './ChatProvider';
 import { Composer } from './Composer';
 import { ConversationActions } from './ConversationActions';
 import { Icon } from './icons';
@@ -65,12 +65,15 @@ function OpenConversation({ conversationId }: { conversationId: string }) {
   const current = trpc.company.current.useQuery({ domain: company?.domain ?? '' }, { enabled: !!company, staleTime: 60_000 });
   const data = conversation.data;
 
-  // Opened once the conversation is known to be ours. Its change number was read before the
-  // messages are, so edits after it are the only ones to ask for (later ones reach the engine
-  // through the recent list and the socket).
+  // Opened with a change number read before the messages are, so edits after it are the only
+  // ones to ask for (later ones reach the engine through the recent list and the socket): the
+  // recent list's, when it has the conversation (the messages are then read while
+  // `chat.conversation` is, not after it), else the conversation's own. A conversation that is
+  // not ours is refused by the messages' read as by the conversation's.
+  const recent = useRecentEntry(conversationId);
   const changeBase = useRef(0);
-  changeBase.current = data?.lastChangeSeq ?? 0;
-  const ready = !!data;
+  changeBase.current = recent?.lastChangeSeq ?? data?.lastChangeSeq ?? 0;
+  const ready = !!recent || !!data;
   useEffect(() => {
     if (ready) void engine.open(conversationId, changeBase.current);
   }, [engine, conversationId, ready]);

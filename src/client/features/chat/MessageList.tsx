@@ -94,6 +94,10 @@ export function MessageList(props: { conversationId: string; people: Person[]; w
     gap,
     // The list starts below the "load earlier" line.
     scrollMargin: listOffset,
+    // A conversation opens at its newest message: the first render already holds the last rows
+    // (by their estimated heights, a window's height of them), instead of the oldest ones and a
+    // second pass once the scroll to the bottom is seen.
+    initialOffset: () => Math.max(0, rows.reduce((sum, r) => sum + (r.kind === 'day' ? DAY_ESTIMATE_PX : MESSAGE_ESTIMATE_PX), 0) - window.innerHeight),
   });
 
   // Where the list starts in the scroller and the gap between its rows, as the stylesheet says.

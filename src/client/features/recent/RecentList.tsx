@@ -4,7 +4,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { cloneElement, Fragment, isValidElement, memo, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Keyboard } from 'lucide-react';
-import { Link, NavLink, useLocation, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useMatch, useSearchParams } from 'react-router-dom';
 import { ShellIconButton } from '../../ui/ShellButtons';
 import { SHOW_SHORTCUTS_EVENT } from '../chat/Shortcuts';
 import type { RecentsFilter } from '../../../shared/schemas/chat';
@@ -178,6 +178,8 @@ const ROW_ESTIMATE_PX = 64;
  */
 function RecentRows({ items, label, more }: { items: Recent[]; label: string; more: ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
+  // The open conversation (its replies' screen included), as each row's NavLink matched it.
+  const openId = useMatch({ path: '/i/recent/chat/:id', end: false })?.params.id;
   const count = items.length + (more ? 1 : 0);
   const virtualizer = useVirtualizer({
     count,
@@ -219,6 +221,7 @@ function RecentRows({ items, label, more }: { items: Recent[]; label: string; mo
               recent={items[row.index]!}
               index={row.index}
               setSize={more ? -1 : items.length}
+              active={items[row.index]!.conversationId === openId}
               measure={virtualizer.measureElement}
             />
           ) : (
@@ -264,12 +267,29 @@ function MoreRecents({ loading, onMore, index, measure }: { loading: boolean; on
 }
 
 /** Memoized: the list re-renders on every scroll frame, a row only when its own data changed. */
-const RecentItem = memo(function RecentItem({ recent, index, setSize, measure }: { recent: Recent; index: number; setSize: number; measure: (el: Element | null) => void }) {
+const RecentItem = memo(function RecentItem({
+  recent,
+  index,
+  setSize,
+  active,
+  measure,
+}: {
+  recent: Recent;
+  index: number;
+  setSize: number;
+  /** Its conversation is the one open (a NavLink in each row re-rendered every row on every navigation). */
+  active: boolean;
+  measure: (el: Element | null) => void;
+}) {
   const { t, i18n } = useLingui();
-  const { me, domain } = useChat();
+  const { me, domain, engine } = useChat();
   const utils = trpc.useUtils();
   const typing = useTyping(recent.conversationId);
   const setFixed = trpc.chat.setFixed.useMutation({ onSuccess: () => utils.chat.recents.invalidate() });
+  const openAhead = (r: Recent) => {
+    void utils.chat.conversation.prefetch({ domain, conversationId: r.conversationId }, { staleTime: 30_000, retry: false });
+    void engine.open(r.conversationId, r.lastChangeSeq);
+  };
   const last = recent.lastMessage;
   const mine = last?.authorId === me.id;
   const group = recent.others.length > 1;
@@ -288,7 +308,16 @@ const RecentItem = memo(function RecentItem({ recent, index, setSize, measure }:
       aria-posinset={index + 1}
       className={recent.unread > 0 ? 'recent-item unread' : 'recent-item'}
     >
-      <NavLink to={`/i/recent/chat/${recent.conversationId}`} className={({ isActive }) => (isActive ? 'recent-link active' : 'recent-link')}>
+      <Link
+        to={`/i/recent/chat/${recent.conversationId}`}
+        className={active ? 'recent-link active' : 'recent-link'}
+        aria-current={active ? 'page' : undefined}
+        // Pressed: what the conversation shows is asked for now rather than after the click's
+        // release and the screen's first render (an abandoned press costs one read of each).
+        onPointerDown={(e) => {
+          if (e.button === 0) openAhead(recent);
+        }}
+      >
         <span className="recent-face">
           <ConversationAvatar people={recent.others} />
           {recent.others.length === 1 && <RecentPresence userId={recent.others[0]!.userId} />}
@@ -348,7 +377,7 @@ const RecentItem = memo(function RecentItem({ recent, index, setSize, measure }:
             </span>
           </span>
         </span>
-      </NavLink>
+      </Link>
       <button
         type="button"
         className={recent.fixed ? 'icon-button recent-pin pinned' : 'icon-button recent-pin'}

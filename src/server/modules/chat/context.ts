@@ -64,7 +64,7 @@ export async function participation(ctx: ChatContext, conversationId: string, op
   const [row] = await hotQuery(ctx.db, Prisma.sql`
     SELECT ${PARTICIPATION_COLUMNS}, ${earlier} AS "earlierId"
     FROM "Conversation" c LEFT JOIN "Participant" p ON p."conversationId" = c."id" AND p."userId" = ${ctx.userId}::uuid
-    WHERE c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`);
+    WHERE c."id" = ${conversationId}::uuid AND c."companyId" = ${ctx.company.id}::uuid`, { prepared: true });
   return participationOf(row);
 }
 
