@@ -1,5 +1,5 @@
 /**
- * Boot order: config -> db -> storage -> http (trpc + socket.io) -> sfu -> jobs.
+ * Boot order: config -> db (with the sfu's workers starting beside it) -> storage -> http (trpc + socket.io) -> jobs.
  * `startApp` is what `npm start`, the Docker image and the tests all run.
  */
 import { randomBytes } from 'node:crypto';
@@ -51,7 +51,19 @@ export async function startApp(
       clearTimeout(timer);
     }
   };
+  // The media workers start while the database does and migrates (neither needs the other).
+  let mediaStarting: Promise<MediaWorkers> | undefined;
+  let mediaOwned = false;
   try {
+    mediaStarting = MediaWorkers.start({
+      workerBin: config.media.workerBin,
+      provision: config.media.provision,
+      numWorkers: config.media.numWorkers,
+      rtcMinPort: config.media.minPort,
+      rtcMaxPort: config.media.maxPort,
+      logger,
+    });
+    mediaStarting.catch(() => {}); // awaited below; a failure before then must not go unhandled
     let databaseUrl: string;
     if (config.database.kind === 'embedded') {
       const pg: EmbeddedPostgres = await startEmbeddedPostgres({ ...config.database, logger });
@@ -76,14 +88,8 @@ export async function startApp(
       `storage: ${config.storage.kind === 'minio' ? 'MinIO/S3' : 'local disk'}`,
     );
 
-    const media = await MediaWorkers.start({
-      workerBin: config.media.workerBin,
-      provision: config.media.provision,
-      numWorkers: config.media.numWorkers,
-      rtcMinPort: config.media.minPort,
-      rtcMaxPort: config.media.maxPort,
-      logger,
-    });
+    const media = await mediaStarting;
+    mediaOwned = true;
     cleanups.push(() => media.close());
     const mediaStatus = media.status();
     if (mediaStatus.available) logger.info({ workers: mediaStatus.workers.length }, 'calls: mediasoup workers ready');
@@ -108,6 +114,8 @@ export async function startApp(
     return { url, server, stop };
   } catch (err) {
     await stop();
+    // Workers started but not yet handed to the cleanups (the database failed first): closed too.
+    if (mediaStarting && !mediaOwned) await mediaStarting.then((m) => m.close()).catch(() => {});
     throw err;
   }
 }

@@ -4,10 +4,9 @@
  * bus): Redis pub/sub, or PostgreSQL LISTEN/NOTIFY on the app's own database. With neither, the
  * in-memory default serves one instance.
  */
-import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
+import type { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
+import type { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
 import pg from 'pg';
-import { createClient } from 'redis';
 import type { Config } from '../config';
 import { pgConnectionFields } from '../db/url';
 import type { Logger } from '../logger';
@@ -24,7 +23,9 @@ export interface SocketAdapter {
 const REQUESTS_TIMEOUT_MS = 5_000;
 
 export async function createSocketAdapter(config: Config['realtime']['adapter'], databaseUrl: string, logger: Logger): Promise<SocketAdapter> {
+  // Each adapter's packages are loaded only where it is configured (a restart's time, docs/performance.md section 23).
   if (config.kind === 'redis') {
+    const [{ createClient }, { createAdapter: createRedisAdapter }] = await Promise.all([import('redis'), import('@socket.io/redis-adapter')]);
     const pub = createClient({ url: config.url });
     const sub = pub.duplicate();
     // A lost Redis connection is retried by the client; it must never crash the process.
@@ -41,6 +42,7 @@ export async function createSocketAdapter(config: Config['realtime']['adapter'],
     };
   }
   if (config.kind === 'postgres') {
+    const { createAdapter: createPostgresAdapter } = await import('@socket.io/postgres-adapter');
     // A small pool of its own: one connection LISTENs for good, the others NOTIFY.
     const pool = new pg.Pool({ ...pgConnectionFields(databaseUrl), max: 4 });
     pool.on('error', (err) => logger.warn({ err }, 'socket adapter: PostgreSQL connection error'));

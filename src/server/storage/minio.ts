@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { Client, S3Error } from 'minio';
+import type { Client } from 'minio';
+import { lazyPackage } from '../lazy-package';
 import { attachmentDisposition } from './disposition';
 import { assertValidExpiry, assertValidPutOptions, exactSize } from './guards';
 import { assertValidKey } from './keys';
@@ -13,13 +14,15 @@ export interface MinioStoreConfig {
   region: string;
 }
 
+const minio = lazyPackage<typeof import('minio')>('minio');
+
 /** GET answers NoSuchKey; HEAD (statObject) has no body, so the client reports NotFound. */
 const MISSING_OBJECT_CODES = new Set(['NoSuchKey', 'NotFound']);
 /** makeBucket racing another instance's makeBucket. */
 const BUCKET_EXISTS_CODES = new Set(['BucketAlreadyOwnedByYou', 'BucketAlreadyExists']);
 
 function s3Code(err: unknown): string | undefined {
-  return err instanceof S3Error ? err.code : undefined;
+  return err instanceof minio().S3Error ? err.code : undefined;
 }
 
 function mapMissing(err: unknown, key: string): never {
@@ -34,7 +37,7 @@ function clientFor(cfg: MinioStoreConfig): Client {
     throw new Error(`S3_ENDPOINT must be an origin without a path (got ${cfg.endpoint})`);
   }
   const useSSL = url.protocol === 'https:';
-  return new Client({
+  return new (minio().Client)({
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : useSSL ? 443 : 80,
     useSSL,

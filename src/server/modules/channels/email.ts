@@ -5,7 +5,8 @@
  * false only when the server's answer is permanent (5xx, a refused login).
  */
 import type { Readable } from 'node:stream';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
+import { lazyPackage } from '../../lazy-package';
 import nodemailer from 'nodemailer';
 import type { ChannelSetting } from '../../../generated/prisma/client';
 import type { Config } from '../../config';
@@ -60,9 +61,11 @@ export function mailConnectionOf(config: Pick<Config, 'appSecret'>, setting: Pic
   return { imap: server('imap', creds.imapPassword), smtp: server('smtp', creds.smtpPassword), address: info.address ?? '', name };
 }
 
+const imapflow = lazyPackage<typeof import('imapflow')>('imapflow');
+
 /** An IMAP connection to the company's mailbox; the watcher passes its IDLE timings. */
 export function imapClient(s: MailServer, timings: Partial<ConstructorParameters<typeof ImapFlow>[0]> = {}) {
-  return new ImapFlow({
+  return new (imapflow().ImapFlow)({
     host: s.host,
     port: s.port,
     secure: s.secure,

@@ -7,7 +7,8 @@
  * the same thread.
  */
 import { createHash } from 'node:crypto';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
+import { lazyPackage } from '../../lazy-package';
 import type { ChannelOutbox, ChannelSetting, Company, Conversation, Message, Prisma, User } from '../../../generated/prisma/client';
 import { CONVERSATION_STATE } from '../../../shared/constants';
 import { planIncludes } from '../../../shared/domain/company';
@@ -19,6 +20,8 @@ import { customerSend, rateService, requestService } from '../service/customer';
 import { fetchNewMail, mailConnectionOf, sendMail, type MailCursor, type OutboundMail } from './email';
 import { contactUser, markRelayParticipant } from './inbound';
 import { htmlToPlain } from './mail-html';
+
+const mailparser = lazyPackage<typeof import('mailparser')>('mailparser');
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'realtime' | 'storage' | 'config' | 'logger'>;
 type Tx = Prisma.TransactionClient;
@@ -62,7 +65,7 @@ export async function pollMailbox(deps: Deps, settingId: string): Promise<number
 /** One mail: recorded by Message-ID, then applied; forgotten again when applying fails (read again next poll). */
 export async function importMail(deps: Deps, setting: ChannelSetting, company: Company, mailbox: string, raw: Buffer): Promise<boolean> {
   // Text parts only: an HTML-only mail is rendered by mailText, the same way wherever its part sits.
-  const mail = await simpleParser(raw, { skipHtmlToText: true });
+  const mail = await mailparser().simpleParser(raw, { skipHtmlToText: true });
   const messageId = bareMessageId(mail.messageId ?? `${createHash('sha256').update(raw).digest('hex')}@no-message-id`).slice(0, 500);
   const from = mail.from?.value[0];
   const address = from?.address?.toLowerCase();

@@ -3,7 +3,7 @@
  * company, the document's number and dates, a table of the lines, the totals. Portuguese only,
  * like the feature; dates in the time zone the browser names (São Paulo by default).
  */
-import PDFDocument from 'pdfkit';
+import { pdfkit } from '../../pdfkit';
 import { formatCents, STATUS_LABELS } from '../../../shared/domain/commerce';
 import { pdfText } from '../forms/export';
 import type { BudgetView, SaleView } from './service';
@@ -32,7 +32,7 @@ interface Doc {
 }
 
 function render(d: Doc): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 48, bufferPages: true, info: { Title: pdfText(d.title), Creator: 'Atende' } });
+  const doc = new (pdfkit())({ size: 'A4', margin: 48, bufferPages: true, info: { Title: pdfText(d.title), Creator: 'Atende' } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -2,7 +2,7 @@
  * Forms out of the app: every submission of a template as CSV (one column per question over all
  * its versions), and one filled form as a PDF made on the server with pdfkit.
  */
-import PDFDocument from 'pdfkit';
+import { pdfkit } from '../../pdfkit';
 import type { Readable } from 'node:stream';
 import { answerText, isFileValue, type FormField, type FormValues } from '../../../shared/domain/forms';
 import { exportFileName, exportWords, toCsv, type ExportWords } from '../../../shared/domain/forms-export';
@@ -104,7 +104,7 @@ const PDF_IMAGE_MAX_BYTES = 8 * 1_048_576;
 export async function formPdf(storage: ObjectStore, form: FormView & { keys: Record<string, string> }, opts: { lang?: string; timeZone?: string }): Promise<Buffer> {
   const words: ExportWords = exportWords(opts.lang);
   const lang = opts.lang ?? 'en';
-  const doc = new PDFDocument({ size: 'A4', margin: 56, bufferPages: true, info: { Title: pdfText(form.name), Creator: 'Atende' } });
+  const doc = new (pdfkit())({ size: 'A4', margin: 56, bufferPages: true, info: { Title: pdfText(form.name), Creator: 'Atende' } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -1,6 +1,6 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { TRPCError } from '@trpc/server';
 import argon2 from 'argon2';
+import { lazyPackage } from '../../lazy-package';
 import { IDENTITY_MESSAGES as M } from '../../../shared/schemas/identity';
 
 /**
@@ -8,13 +8,16 @@ import { IDENTITY_MESSAGES as M } from '../../../shared/schemas/identity';
  * upstream rather than typed here. Lower-cased, as the list is: 'PASSWORD1' is as weak as 'password1'.
  * Server-side only, so the browser bundle does not carry it.
  */
-const COMMON = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+const zxcvbnCommon = lazyPackage<typeof import('@zxcvbn-ts/language-common')>('@zxcvbn-ts/language-common');
+let common: Set<string> | undefined;
+/** Built on the first password checked, not at boot (the list is decompressed when loaded). */
+const commonPasswords = () => (common ??= new Set(zxcvbnCommon().dictionary['passwords-common'].map((p) => p.toLowerCase())));
 
 /** Refuses, beyond the schema's minimum length, a common password and one equal to the e-mail. */
 export function assertAcceptablePassword(password: string, email: string | null | undefined): void {
   const lower = password.trim().toLowerCase();
   if (email && lower === email.trim().toLowerCase()) throw new TRPCError({ code: 'BAD_REQUEST', message: M.passwordIsEmail });
-  if (COMMON.has(lower)) throw new TRPCError({ code: 'BAD_REQUEST', message: M.passwordTooCommon });
+  if (commonPasswords().has(lower)) throw new TRPCError({ code: 'BAD_REQUEST', message: M.passwordTooCommon });
 }
 
 export const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });

@@ -3,9 +3,12 @@
  * verified with stripe.webhooks.constructEvent, refunds on the session's PaymentIntent.
  * STRIPE_API_URL points the SDK at another host (the tests' local Stripe-protocol server).
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { lazyPackage } from '../../../lazy-package';
 import { fromUnits, toUnits } from '../../../../shared/domain/billing';
 import { ForgedNotification, type Checkout, type Notification, type PaymentProvider, type PaymentState, type SubscriptionState } from './types';
+
+const stripeSdk = lazyPackage<typeof Stripe>('stripe');
 
 export interface StripeConfig {
   secretKey: string;
@@ -21,7 +24,7 @@ const fromCents = (cents: number) => fromUnits(BigInt(cents) * 100n);
 
 export function stripeProvider(config: StripeConfig): PaymentProvider {
   const base = config.apiUrl ? new URL(config.apiUrl) : null;
-  const stripe = new Stripe(config.secretKey, {
+  const stripe = new (stripeSdk())(config.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,
