@@ -370,10 +370,15 @@ export function useConversation(conversationId: string) {
   return trpc.chat.conversation.useQuery({ domain, conversationId }, { retry: false, staleTime: 30_000 });
 }
 
-/** The recent entry of a conversation, when the loaded list has it (for its change number). */
+/**
+ * The recent entry of a conversation, when the list already loaded has it (for its change number).
+ * Read from the cache as the component renders, not observed: one more observer of the list would
+ * fetch every loaded page again whenever it mounted on a list older than its stale time.
+ */
 export function useRecentEntry(conversationId: string): Recent | undefined {
-  const recents = useRecentsList();
-  const pages = recents.data?.pages;
+  const { domain } = useChat();
+  const utils = trpc.useUtils();
+  const pages = utils.chat.recents.getInfiniteData({ domain, limit: RECENTS_PAGE })?.pages;
   return useMemo(() => {
     for (const page of pages ?? []) {
       const found = page.items.find((r) => r.conversationId === conversationId);

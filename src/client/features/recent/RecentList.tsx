@@ -178,7 +178,7 @@ const ROW_ESTIMATE_PX = 64;
  */
 function RecentRows({ items, label, more }: { items: Recent[]; label: string; more: ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
-  // The open conversation (its replies' screen included), as each row's NavLink matched it.
+  // The open conversation (its replies' screen included): the row it names is marked active.
   const openId = useMatch({ path: '/i/recent/chat/:id', end: false })?.params.id;
   const count = items.length + (more ? 1 : 0);
   const virtualizer = useVirtualizer({
