@@ -129,6 +129,11 @@ describe('two people chat', () => {
     await messages(b.page).getByText('Pressed before read').waitFor();
     await expect.poll(() => entry.getAttribute('aria-current')).toBe('page');
     expect(await b.page.locator('a.recent-link.active').count()).toBe(1);
+    // The screen, mounted after the press read the messages, marks them read and asks nothing again:
+    // its open would have asked before the read receipt.
+    await expect.poll(() => asked.some((u) => u.includes('chat.markRead'))).toBe(true);
+    expect(asked.filter((u) => u.includes('chat.messages') && u.includes(conversationId))).toHaveLength(1);
+    expect(asked.some((u) => u.includes('chat.changes'))).toBe(false);
   });
 
   it('shows a hostile message as text, never running it', async () => {

@@ -4,8 +4,8 @@
  * bus): Redis pub/sub, or PostgreSQL LISTEN/NOTIFY on the app's own database. With neither, the
  * in-memory default serves one instance.
  */
-import type { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import type { createAdapter as createRedisAdapter } from '@socket.io/redis-adapter';
+import type * as PostgresAdapter from '@socket.io/postgres-adapter';
+import type * as RedisAdapter from '@socket.io/redis-adapter';
 import pg from 'pg';
 import type { Config } from '../config';
 import { pgConnectionFields } from '../db/url';
@@ -14,7 +14,7 @@ import type { Logger } from '../logger';
 export interface SocketAdapter {
   kind: Config['realtime']['adapter']['kind'];
   /** What `io.adapter()` takes; undefined keeps Socket.IO's in-memory adapter. */
-  factory: ReturnType<typeof createRedisAdapter> | ReturnType<typeof createPostgresAdapter> | undefined;
+  factory: ReturnType<typeof RedisAdapter.createAdapter> | ReturnType<typeof PostgresAdapter.createAdapter> | undefined;
   /** Closes the connections the adapter holds (after io.close()). */
   close(): Promise<void>;
 }

@@ -31,6 +31,12 @@ import {
 
 export const PAGE_SIZE = 50;
 const CHANGES_PAGE_SIZE = 200;
+/**
+ * A log read this recently, with the socket connected since, is current: the pushes keep it so
+ * and a reconnection catches up on its own. Opening it again (a press on its row read it, then its
+ * screen mounted) asks for nothing.
+ */
+const FRESH_MS = 5_000;
 
 /** What the engine asks of the server (the tRPC client in the app). */
 export interface ChatTransport {
@@ -73,6 +79,8 @@ export class ChatEngine {
   private listeners = new Set<Listener>();
   private loading = new Map<string, Promise<void>>();
   private catchingUp = new Map<string, Promise<void>>();
+  /** When each conversation's log was last read to its end (first page or catch-up), by Date.now(). */
+  private syncedAt = new Map<string, number>();
   private inFlight = new Set<string>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -176,7 +184,10 @@ export class ChatEngine {
    */
   open(conversationId: string, changeBase = 0): Promise<void> {
     const log = this.logs.get(conversationId);
-    if (log?.loaded) return this.catchUp(conversationId).then(() => this.catchUpChanges(conversationId));
+    if (log?.loaded) {
+      if (this.isFresh(conversationId)) return Promise.resolve();
+      return this.catchUp(conversationId).then(() => this.catchUpChanges(conversationId));
+    }
     const pending = this.loading.get(conversationId);
     if (pending) return pending;
     // Pushes that arrive while the first page loads are kept in it (applyPushed).
@@ -185,6 +196,7 @@ export class ChatEngine {
       try {
         const page = (await this.opts.transport.messages({ conversationId, limit: PAGE_SIZE })).map(normalizeMessage);
         this.setLog(conversationId, applyLatestPage(this.log(conversationId), page, PAGE_SIZE, changeBase));
+        this.syncedAt.set(conversationId, Date.now());
         this.errors.delete(conversationId);
         this.settle(page);
         // Pushed while the page was on its way, possibly with a gap before them.
@@ -243,6 +255,7 @@ export class ChatEngine {
           this.settle(page);
           if (!more || this.stopped) break;
         }
+        this.syncedAt.set(conversationId, Date.now());
         this.errors.delete(conversationId);
         this.tellDelivered(conversationId);
         this.tellRead();
@@ -281,6 +294,11 @@ export class ChatEngine {
     })();
     this.catchingUp.set(key, run);
     return run;
+  }
+
+  private isFresh(conversationId: string): boolean {
+    const at = this.syncedAt.get(conversationId);
+    return at !== undefined && this.opts.socket.connected && Date.now() - at < FRESH_MS;
   }
 
   /** A push that arrived during a catch-up may have left a gap behind it. */
@@ -353,6 +371,7 @@ export class ChatEngine {
   /** The conversation was deleted: nothing of it is kept, nothing of it is sent. */
   drop(conversationId: string) {
     this.logs.delete(conversationId);
+    this.syncedAt.delete(conversationId);
     this.errors.delete(conversationId);
     if (this.reading === conversationId) this.reading = null;
     this.setOutbox(this.outbox.filter((o) => o.conversationId !== conversationId));
