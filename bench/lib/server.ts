@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/server/config';
 import { createLogger } from '../../src/server/logger';
-import { startApp, type RunningApp } from '../../src/server/main';
+import { startApp, type RunningApp } from '../../src/server/app';
 import { freshDatabase, type FreshDatabase } from './db';
 
 export interface BenchServer extends RunningApp {

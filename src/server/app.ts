@@ -1,16 +1,15 @@
 /**
  * Boot order: config -> db (with the sfu's workers starting beside it) -> storage -> http (trpc + socket.io) -> jobs.
- * `startApp` is what `npm start`, the Docker image and the tests all run.
+ * `startApp` is what the server's entry (src/server/main.ts: `npm start`, the Docker image) and
+ * the tests run.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { systemClock, type Clock } from './clock';
-import { ConfigError, loadConfig, type Config } from './config';
+import type { Config } from './config';
 import { createDb } from './db/client';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
-import { migrate } from './db/migrate';
+import { openDatabase, type OpenDatabase } from './db/open';
 import { createServer, type AppServer } from './http';
 import { startJobs } from './jobs';
 import { createLogger, type Logger } from './logger';
@@ -32,7 +31,12 @@ const SHUTDOWN_STEP_MS = 15_000;
 export async function startApp(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
-  opts: { clock?: Clock; beforeListen?: () => Promise<void> } = {},
+  opts: {
+    clock?: Clock;
+    beforeListen?: () => Promise<void>;
+    /** The database already being opened (by the entry, while this module loaded); else opened here. */
+    database?: Promise<OpenDatabase>;
+  } = {},
 ): Promise<RunningApp> {
   const clock = opts.clock ?? systemClock;
   const cleanups: (() => Promise<void>)[] = [];
@@ -64,17 +68,9 @@ export async function startApp(
       logger,
     });
     mediaStarting.catch(() => {}); // awaited below; a failure before then must not go unhandled
-    let databaseUrl: string;
-    if (config.database.kind === 'embedded') {
-      const pg: EmbeddedPostgres = await startEmbeddedPostgres({ ...config.database, logger });
-      cleanups.push(() => pg.stop());
-      databaseUrl = pg.url;
-      logger.info({ dir: config.database.dir, port: config.database.port }, 'database: embedded PostgreSQL');
-    } else {
-      databaseUrl = config.database.url;
-      logger.info({ host: new URL(databaseUrl).host }, 'database: external PostgreSQL (DATABASE_URL)');
-    }
-    await migrate(databaseUrl, logger);
+    const database = await (opts.database ?? openDatabase(config.database, logger));
+    cleanups.push(() => database.stop());
+    const databaseUrl = database.url;
     const db = createDb(databaseUrl, { onError: (err) => logger.error({ err }, 'database connection lost') });
     cleanups.push(() => db.$disconnect());
 
@@ -128,69 +124,4 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('hex');
   fs.writeFileSync(file, secret, { mode: 0o600 });
   return secret;
-}
-
-/**
- * A first `npm start` boots the server (database, migrations, media workers) while the browser
- * app is still being built (scripts/setup.mjs --start): it listens, and /healthz answers, only
- * once setup says the build is there, so nobody is served a missing app.
- */
-function waitForClientBuild(): Promise<void> {
-  if (!process.send || process.env.ATENDE_LISTEN_AFTER_CLIENT_BUILD !== '1') return Promise.resolve();
-  return new Promise((resolve) => {
-    const onMessage = (m: unknown) => {
-      if (m !== 'client built') return;
-      process.off('message', onMessage);
-      process.disconnect?.();
-      resolve();
-    };
-    process.on('message', onMessage);
-    process.send!('waiting for the client build');
-  });
-}
-
-async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
-  const logger = createLogger(config.logLevel);
-  const beforeListen = async () => {
-    logger.info({ phase: 'server boot', ms: Math.round(performance.now()) }, 'booted; listening next');
-    await waitForClientBuild();
-  };
-  const app = await startApp(config, logger, { beforeListen });
-  // From the process's start (its time origin) to listening: the last phase of a first start.
-  logger.info({ phase: 'server start to listen', ms: Math.round(performance.now()) }, `Atende is running at ${app.url}`);
-  console.log(`\n  Atende is running at ${app.url}\n`);
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    app.stop().then(
-      () => {
-        clearTimeout(force);
-        process.exit(0);
-      },
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Clock } from '../../src/server/clock';
 import { loadConfig, type Config } from '../../src/server/config';
 import { createLogger } from '../../src/server/logger';
-import { startApp, type RunningApp } from '../../src/server/main';
+import { startApp, type RunningApp } from '../../src/server/app';
 import { createTestDatabase } from './db';
 
 export interface TestServer extends RunningApp {
