@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
-import { createDb } from './db/client';
+import { closeDb, createDb } from './db/client';
 import { openDatabase, type OpenDatabase } from './db/open';
 import { createServer, type AppServer } from './http';
 import { startJobs } from './jobs';
@@ -72,7 +72,7 @@ export async function startApp(
     cleanups.push(() => database.stop());
     const databaseUrl = database.url;
     const db = createDb(databaseUrl, { onError: (err) => logger.error({ err }, 'database connection lost') });
-    cleanups.push(() => db.$disconnect());
+    cleanups.push(() => closeDb(db));
 
     const appSecret = config.appSecret ?? readOrCreateSecret(config.dataDir);
     const storage = createStorage(config.storage, { publicUrl: config.publicUrl, secret: appSecret });

@@ -8,6 +8,7 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/open';
 import { createLogger } from './logger';
+import type { RunningApp } from './app';
 
 /**
  * A first `npm start` boots the server (database, migrations, media workers) while the browser
@@ -40,25 +41,15 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const database = openDatabase(config.database, logger);
-  database.catch(() => {}); // handed to startApp below; a failure before then must not go unhandled
-  const { startApp } = await import('./app');
-  const beforeListen = async () => {
-    logger.info({ phase: 'server boot', ms: Math.round(performance.now()) }, 'booted; listening next');
-    await waitForClientBuild();
-  };
-  const app = await startApp(config, logger, { beforeListen, database });
-  // From the process's start (its time origin) to listening: the last phase of a first start.
-  logger.info({ phase: 'server start to listen', ms: Math.round(performance.now()) }, `Atende is running at ${app.url}`);
-  console.log(`\n  Atende is running at ${app.url}\n`);
-
+  let app: RunningApp | undefined;
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 15_000).unref();
-    app.stop().then(
+    // Before the app is up, only the database is ours to stop.
+    (app ? app.stop() : database.then((d) => d.stop(), () => {})).then(
       () => {
         clearTimeout(force);
         process.exit(0);
@@ -66,8 +57,22 @@ async function main() {
       () => process.exit(1),
     );
   };
+  // Before the database opens: its embedded server is stopped here, last (the app's shutdown
+  // still uses it), and the package's own signal hooks, added after these, are removed.
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  const database = openDatabase(config.database, logger, { callerHandlesSignals: true });
+  database.catch(() => {}); // handed to startApp below; a failure before then must not go unhandled
+
+  const { startApp } = await import('./app');
+  const beforeListen = async () => {
+    logger.info({ phase: 'server boot', ms: Math.round(performance.now()) }, 'booted; listening next');
+    await waitForClientBuild();
+  };
+  app = await startApp(config, logger, { beforeListen, database });
+  // From the process's start (its time origin) to listening: the last phase of a first start.
+  logger.info({ phase: 'server start to listen', ms: Math.round(performance.now()) }, `Atende is running at ${app.url}`);
+  console.log(`\n  Atende is running at ${app.url}\n`);
 }
 
 main().catch((err) => {

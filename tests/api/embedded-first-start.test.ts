@@ -3,7 +3,7 @@
  * beside the builds, and the server then starts that cluster without initialising it again and
  * migrates it. Real embedded PostgreSQL in a temporary DATA_DIR.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -58,5 +58,27 @@ describe('first start on embedded defaults', () => {
     const applied = await client.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY 1');
     await client.end();
     expect(applied.rows.map((r) => r.migration_name)).toEqual(localMigrations());
+  }, 120_000);
+
+  it('the server stops on SIGTERM in its own order: connections closed, then PostgreSQL, exit 0', async () => {
+    await running?.stop();
+    running = undefined;
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'info' };
+    delete env.DATABASE_URL;
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stdout.on('data', (d) => (output += d));
+    server.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status, { timeout: 90_000, interval: 100 })
+      .toBe(200);
+    server.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+    expect(output).toContain('shutting down');
+    // The embedded PostgreSQL's hooks used to stop it at the signal, under the app's shutdown.
+    expect(output).not.toContain('database connection lost');
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 120_000);
 });

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config';
-import { createDb } from '../db/client';
+import { closeDb, createDb } from '../db/client';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { createLogger } from '../logger';
 
@@ -50,7 +50,7 @@ async function main(args: string[]) {
     console.log(`${command === 'grant' ? 'Granted' : 'Revoked'} the operator role ${command === 'grant' ? 'to' : 'from'} ${user.email}.`);
     return 0;
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
     await stop();
   }
 }

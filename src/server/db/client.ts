@@ -29,6 +29,25 @@ export function createDb(url: string, opts: { poolSize?: number; onError?: (err:
   return db;
 }
 
+/**
+ * Closes a client made by createDb and waits for its connections to be closed: pg's `Pool.end()`
+ * (which `$disconnect` calls) resolves once it has asked each connection to end, not once they
+ * have, and an embedded PostgreSQL stopped right after would cut them off, each cut logged as a
+ * lost connection.
+ */
+export async function closeDb(db: Db): Promise<void> {
+  const pool = pools.get(db);
+  let open = pool?.totalCount ?? 0;
+  const closed = new Promise<void>((resolve) => {
+    if (!pool || open === 0) return resolve();
+    pool.on('remove', () => --open === 0 && resolve());
+  });
+  await db.$disconnect();
+  // The ORM ends the pool only if it ever connected; `hotQuery` alone may have used it.
+  if (pool && !pool.ending) await pool.end();
+  await closed;
+}
+
 /** Result types as the ORM's raw queries give them (pg's defaults differ for these). */
 const TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {

@@ -13,12 +13,27 @@ export interface EmbeddedPostgres {
  * The cluster lives in `dir` and survives restarts; the first start initialises it (1-3 s).
  * Its settings are in embedded-init.mjs, shared with scripts/setup.mjs.
  */
-export async function startEmbeddedPostgres(opts: { dir: string; port: number; logger: Logger }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  port: number;
+  logger: Logger;
+  /**
+   * The caller stops it on SIGINT and SIGTERM, in its own shutdown's order (the server's entry).
+   * The package's own signal hooks would stop PostgreSQL at once, under a shutdown still using
+   * it, and exit the process: they are removed.
+   */
+  callerHandlesSignals?: boolean;
+}): Promise<EmbeddedPostgres> {
   const logs = {
     onLog: (m: unknown) => opts.logger.debug({ pg: String(m).trim() }, 'embedded postgres'),
     onError: (m: unknown) => opts.logger.debug({ pg: String(m).trim() }, 'embedded postgres'),
   };
+  const listening = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   const pg = await embeddedPostgresServer({ dir: opts.dir, port: opts.port, ...logs });
+  if (opts.callerHandlesSignals) {
+    // Hooked when the package is first imported, just now.
+    for (const signal of SIGNALS) for (const l of process.listeners(signal)) if (!listening.get(signal)!.has(l)) process.off(signal, l);
+  }
   let t0 = performance.now();
   // `npm start` usually did this already, while it built the app (scripts/setup.mjs --initdb).
   if (await initialiseEmbeddedPostgres(opts.dir, logs)) {
@@ -43,6 +58,8 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; l
     stop: () => pg.stop(),
   };
 }
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 function isAlive(pid: number): boolean {
   try {

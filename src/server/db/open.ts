@@ -13,10 +13,14 @@ export interface OpenDatabase {
  * The configured PostgreSQL (or the embedded one, started), migrated. Light on purpose: the
  * server's entry runs it while the rest of the app is still loading (src/server/main.ts).
  */
-export async function openDatabase(config: Config['database'], logger: Logger): Promise<OpenDatabase> {
+export async function openDatabase(
+  config: Config['database'],
+  logger: Logger,
+  opts: { callerHandlesSignals?: boolean } = {},
+): Promise<OpenDatabase> {
   let database: OpenDatabase;
   if (config.kind === 'embedded') {
-    database = await startEmbeddedPostgres({ ...config, logger });
+    database = await startEmbeddedPostgres({ ...config, logger, callerHandlesSignals: opts.callerHandlesSignals });
     logger.info({ dir: config.dir, port: config.port }, 'database: embedded PostgreSQL');
   } else {
     database = { url: config.url, stop: async () => {} };
