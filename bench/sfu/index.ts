@@ -144,6 +144,11 @@ async function stepUp(s: Stage, steps: number[], holdMs: number, log: (m: string
       out.push(step);
       log(`${viewers} viewers (${consumers.length} consumers, placed ${step.placed.join(' / ')}): worker CPU ${step.workerCpuPct.map((c) => fmt(c, 0) + '%').join(' ')}, delivered ${fmt(step.deliveredPct)}%, load ${step.load}`);
       if (step.workerCpuPct.some((c) => c >= 90) || step.deliveredPct < 97 || step.producerLossPct > 1) break;
+      // A worker driven past a core answers its channel so late that reading the next step's
+      // counters takes many minutes (600 viewers on 2 workers, from 72-79 % at 400, did not finish
+      // in 15): no step whose CPU, projected from this one, would pass a core.
+      const next = steps[steps.indexOf(target) + 1];
+      if (next && step.workerCpuPct.some((c) => (c * next) / viewers > 100)) break;
     }
   } finally {
     check.close();
