@@ -31,7 +31,10 @@ export async function startEmbeddedPostgres(opts: {
   const listening = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   const pg = await embeddedPostgresServer({ dir: opts.dir, port: opts.port, ...logs });
   if (opts.callerHandlesSignals) {
-    // Hooked when the package is first imported, just now.
+    // Hooked when the package is first imported, just now. Whatever else added one meanwhile
+    // would go too: the entry imports the app in the same window, and none of its modules hooks
+    // these signals when loaded (checked on the bundle, 2026-11-27); a package that starts to
+    // would need this narrowed to async-exit-hook's own listeners.
     for (const signal of SIGNALS) for (const l of process.listeners(signal)) if (!listening.get(signal)!.has(l)) process.off(signal, l);
   }
   let t0 = performance.now();
