@@ -18,7 +18,7 @@ import { createSession, SESSION_COOKIE } from '../../src/server/modules/identity
 import { ClientProcesses } from '../lib/clients';
 import { startProfile } from '../lib/profile';
 import { startBenchServer, type BenchServer } from '../lib/server';
-import { fmt, ratio, sampleProcess, summarize, type Benchmark, type ProcessSample, type Summary, type Table } from '../lib/stats';
+import { fmt, ratio, sampleDatabase, sampleProcess, summarize, type Benchmark, type DatabaseSample, type ProcessSample, type Summary, type Table } from '../lib/stats';
 import type { Conv, FromClient, ToClient } from './clients';
 import { startRelay } from './relay';
 
@@ -52,6 +52,8 @@ interface StepResult {
   shed: number;
   lost: number;
   server: ProcessSample;
+  /** The machine's PostgreSQL processes over the step (null where they cannot be read). */
+  database: DatabaseSample | null;
   firstError?: string;
 }
 
@@ -96,8 +98,10 @@ async function stepped(plan: Plan, mode: 'app' | 'relay', via: Via, url: string,
     const profile = await startProfile(process.env.BENCH_CPU_PROFILE, `${mode}-${via}`);
     for (const target of plan.steps) {
       const sampler = sampleProcess();
+      const database = sampleDatabase();
       const done = await clients.all<Extract<FromClient, { type: 'stepDone' }>>(() => ({ type: 'step', rate: target / plan.processes, durationMs: plan.stepMs, drainMs: plan.drainMs }));
       const server = sampler.stop();
+      const dbCpu = database.stop();
       const latencies = done.flatMap((d) => d.latencies);
       const lost = done.reduce((a, d) => a + d.lost, 0);
       const failed = done.reduce((a, d) => a + d.failed, 0);
@@ -114,10 +118,11 @@ async function stepped(plan: Plan, mode: 'app' | 'relay', via: Via, url: string,
         shed,
         lost,
         server,
+        database: dbCpu,
         firstError: done.find((d) => d.firstError)?.firstError,
       };
       results.push(r);
-      log(`${mode} over ${via} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}% (${fmt((server.cpuPct * 10) / r.achieved, 2)} ms/msg)${r.firstError ? `, error: ${r.firstError}` : ''}`);
+      log(`${mode} over ${via} ${target}/s: ${fmt(r.achieved, 0)}/s delivered, p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms (answer p50 ${fmt(r.http.p50)}), cpu ${fmt(server.cpuPct, 0)}% (${fmt((server.cpuPct * 10) / r.achieved, 2)} ms/msg)${dbCpu ? `, PostgreSQL ${fmt(dbCpu.cpuPct, 0)}% (${fmt((dbCpu.cpuPct * 10) / r.achieved, 2)} ms/msg), machine ${fmt(dbCpu.machineBusyPct, 0)}% busy` : ''}${r.firstError ? `, error: ${r.firstError}` : ''}`);
       // BENCH_FANOUT_ALL_STEPS=1 runs every step (before/after comparisons at fixed rates).
       if (!(r.latency.p99 <= LIMIT_P99) && !process.env.BENCH_FANOUT_ALL_STEPS) break;
     }

@@ -47,6 +47,66 @@ export function sampleProcess(intervalMs = 200) {
   };
 }
 
+/** CPU of the machine's PostgreSQL processes over a sample; null where it cannot be read (no /proc, a remote server). */
+export interface DatabaseSample {
+  /** CPU time of every process named `postgres` (backends, WAL writer, checkpointer...), ms. */
+  cpuMs: number;
+  /** The same in % of ONE core. */
+  cpuPct: number;
+  /** The whole machine's busy share over the sample, in % of ALL its cores (100 = every core busy). */
+  machineBusyPct: number;
+}
+
+const CLOCK_TICKS_PER_S = 100; // USER_HZ: what /proc counts in, 100 on every Linux we run on
+
+/** utime + stime of every process whose name is `postgres`, in ms (a backend that exited during the sample takes its share with it). */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid ...": comm may hold spaces, so split after its closing parenthesis.
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+    const fields = stat.slice(close + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat(5))
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_S;
+}
+
+/** Busy and total jiffies of the whole machine (/proc/stat's first line). */
+function machineTicks() {
+  const [, ...values] = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const n = values.map(Number);
+  const idle = n[3]! + (n[4] ?? 0); // idle + iowait
+  return { busy: n.reduce((a, b) => a + b, 0) - idle, total: n.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Samples the PostgreSQL processes of this machine (where the benchmark's database runs locally)
+ * and the machine's busy share: where a step's time went besides the server process.
+ */
+export function sampleDatabase(): { stop(): DatabaseSample | null } {
+  if (!fs.existsSync('/proc/stat')) return { stop: () => null };
+  const db0 = postgresCpuMs();
+  const m0 = machineTicks();
+  const t0 = performance.now();
+  return {
+    stop() {
+      const cpuMs = postgresCpuMs() - db0;
+      const m1 = machineTicks();
+      const wall = performance.now() - t0;
+      const total = m1.total - m0.total;
+      return { cpuMs, cpuPct: (cpuMs / wall) * 100, machineBusyPct: total > 0 ? ((m1.busy - m0.busy) / total) * 100 : NaN };
+    },
+  };
+}
+
 export interface Table {
   title: string;
   columns: string[];

@@ -20,7 +20,7 @@ import { ClientProcesses } from '../lib/clients';
 import { trpc, usersWithSessions } from '../lib/http';
 import { startProfile } from '../lib/profile';
 import { startBenchServer } from '../lib/server';
-import { fmt, ratio, sampleProcess, summarize, type Benchmark, type Summary } from '../lib/stats';
+import { fmt, ratio, sampleDatabase, sampleProcess, summarize, type Benchmark, type Summary } from '../lib/stats';
 import type { Attendant, FromClient, ToClient } from './clients';
 import { race, type RaceOutcome } from './race';
 
@@ -145,15 +145,18 @@ const bench: Benchmark = {
       const series = async (via: 'socket' | 'http', seeded: typeof bySocket) => {
         const profile = await startProfile(process.env.BENCH_CPU_PROFILE, `queue-take-${via}`);
         const sampler = sampleProcess();
+        const database = sampleDatabase();
         const t0 = performance.now();
         const parts = await clients.all<Extract<FromClient, { type: 'raced' }>>((i) => ({ type: 'race', via, url: server.url, domain: seeded.domain, ids: seeded.ids, attendants: share(seeded.attendants, i) }));
         const result = merge((performance.now() - t0) / 1000, parts);
         const cpu = sampler.stop();
+        const dbCpu = database.stop();
         await profile.stop();
         const attempts = result.takes + result.conflicts + result.errors;
         log(`${via}: ${result.takes} takes in ${fmt(result.seconds, 2)} s, ${result.conflicts} conflicts, ${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`);
         log(`${via}: server CPU ${fmt(cpu.cpuMs / attempts, 2)} ms per attempt (${fmt(cpu.cpuMs / result.takes, 2)} ms per take), clients ${fmt(result.clientCpuMs / attempts, 2)} ms per attempt`);
-        return { result, cpu, attempts, checks: await check(server, seeded.ids, result) };
+        if (dbCpu) log(`${via}: PostgreSQL CPU ${fmt(dbCpu.cpuMs / attempts, 2)} ms per attempt (${fmt(dbCpu.cpuPct, 0)} % of a core), machine ${fmt(dbCpu.machineBusyPct, 0)} % busy`);
+        return { result, cpu, dbCpu, attempts, checks: await check(server, seeded.ids, result) };
       };
       const socket = await series('socket', bySocket);
       await clients.all(() => ({ type: 'closeDesks' }));
@@ -207,6 +210,8 @@ const bench: Benchmark = {
         checks: s.checks,
         processCpuPct: s.cpu.cpuPct,
         processCpuMsPerAttempt: s.cpu.cpuMs / s.attempts,
+        databaseCpuMsPerAttempt: s.dbCpu ? s.dbCpu.cpuMs / s.attempts : null,
+        machineBusyPct: s.dbCpu?.machineBusyPct ?? null,
         processCpuMsPerTake: s.cpu.cpuMs / s.result.takes,
         clientCpuMsPerAttempt: s.result.clientCpuMs / s.attempts,
         rssMaxMb: s.cpu.rssMaxMb,
