@@ -4,6 +4,7 @@
  * words and HTTP status, asked again on every take (a member blocked a moment ago is refused).
  */
 import { describe, expect, it } from 'vitest';
+import { groupCommitStats } from '../../src/server/modules/chat/group-commit';
 import { ACCESS_MESSAGES } from '../../src/shared/domain/membership';
 import { PERMISSION_KEYS } from '../../src/shared/domain/profiles';
 import { PERMISSION_DENIED } from '../../src/server/modules/profiles/permissions';
@@ -49,8 +50,15 @@ describe('service:take', () => {
     const vMessages = record(sv, 'message:new');
     const vUpdates = record(sv, 'conversation:updated');
     const { conversationId } = await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera' });
+    const grouped = groupCommitStats(server.db).items;
 
     expect(await take(sb, { domain: c.domain, conversationId })).toEqual({ ok: true, conversationId });
+    // The "taken" line went through the group commit (one statement for the lines of a burst), as the server's own line.
+    expect(groupCommitStats(server.db).items).toBe(grouped + 1);
+    const line = await server.db.message.findFirstOrThrow({ where: { conversationId, data: { path: ['info'], equals: 'taken' } } });
+    expect(line).toMatchObject({ type: 'info', authorId: null, clientId: null, text: 'Bia took the service', data: { info: 'taken', params: { name: 'Bia' } } });
+    const seqs = (await server.db.message.findMany({ where: { conversationId }, orderBy: { seq: 'asc' }, select: { seq: true } })).map((m) => m.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     const row = await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
     expect(row).toMatchObject({ state: 1, inQueue: false, takenById: bia.userId, responsibleId: bia.userId });
     expect((await server.db.participant.findMany({ where: { conversationId, responsible: true } })).map((p) => p.userId)).toEqual([bia.userId]);

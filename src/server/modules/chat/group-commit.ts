@@ -1,5 +1,5 @@
 /**
- * Group commit of plain text sends (issue 22): the sends that arrive while the previous batch is
+ * Group commit of plain text sends and the server's info lines (issue 22): the sends that arrive while the previous batch is
  * being written (or in the same event-loop turn when none is) are written together by ONE
  * statement, `chat_append_messages` (migration 20261129100000), across conversations: one round
  * trip, one transaction and one commit (one WAL flush) for the batch instead of one per message.
@@ -53,9 +53,15 @@ export interface GroupCommitStats {
   queued: number;
 }
 
-/** Only plain text messages by a person are grouped; the rest keeps its own path. */
-const groupable = (m: NewMessage) =>
-  !!m.authorId && (m.type ?? 'texto') === 'texto' && !m.file && m.data === undefined && !m.forwarded && !m.isComment;
+/**
+ * Grouped: plain text messages by a person, and the server's info lines (a take's "taken" line,
+ * migration 20261130100000). The rest (files, forwards, comments, other kinds) keeps its own path.
+ */
+const groupable = (m: NewMessage) => {
+  const type = m.type ?? 'texto';
+  const kind = type === 'texto' ? !!m.authorId && m.data === undefined : type === 'info';
+  return kind && !m.file && !m.forwarded && !m.isComment;
+};
 
 class GroupCommit {
   private queue: Pending[] = [];
@@ -106,6 +112,8 @@ class GroupCommit {
       m: p.input.mentions ?? [],
       b: estimateMessageBytes({ text: p.input.text, path: `${p.domain}/${p.input.conversationId}`, participants: 0 }),
       n: p.now.toISOString(),
+      ...(p.input.type && p.input.type !== 'texto' && { y: p.input.type }),
+      ...(p.input.data !== undefined && { d: p.input.data }),
     }));
     let rows: Record<string, unknown>[];
     // Prepared, as the send's read is: the same text for every batch (one jsonb parameter).
@@ -172,8 +180,8 @@ const committerOf = (db: Db) => {
 
 /**
  * `appendOnItsOwn`, group-committed: same result, same errors (a clientId already used answers
- * with its first message, pushed to nobody again). Messages that are not plain text by a person
- * (files, forwards, comments, info) take `appendOnItsOwn` directly. Only for a client made by
+ * with its first message, pushed to nobody again). Messages that are neither plain text by a person
+ * nor info lines (files, forwards, comments) take `appendOnItsOwn` directly. Only for a client made by
  * createDb (a transaction client has its own transaction to write in).
  */
 export function appendGrouped(db: Db, domain: string, input: NewMessage, now: Date): Promise<Appended> {

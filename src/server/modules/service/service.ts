@@ -13,7 +13,8 @@ import { SERVICE_TRANSITIONS, serviceTransition, type ServiceAction, type Servic
 import { canProposeSla, slaColumn, slaProposalState, SLA_COLUMNS, type SlaColumn } from '../../../shared/domain/sla';
 import { SERVICE_MESSAGES as M, type createTaskInput, type linkedTicketInput, type transferInput } from '../../../shared/schemas/service';
 import type { Logger } from '../../logger';
-import { appendMessage, appendOnItsOwn } from '../chat/service';
+import { appendGrouped } from '../chat/group-commit';
+import { appendMessage } from '../chat/service';
 import { requirePermission } from '../profiles/permissions';
 import { callerFromRow } from '../../realtime/caller';
 import { activeMemberUserIds, createNotifications, pushNotifications } from '../notifications/service';
@@ -188,9 +189,10 @@ async function afterClaim(ctx: ServiceContext, conversationId: string, first: Cl
     if (!claim.won) throw fail('CONFLICT', M.alreadyTaken);
   }
   const c = { id: conversationId, companyId: ctx.company.id, queueId: claim.won.queueId };
-  // Written on its own right after the claim (one statement, or a short transaction where a
-  // channel customer's relay goes with it): a process dying in between leaves the request taken,
-  // with its responsible, without this line (docs/decisions.md, "The take: one statement").
+  // Written right after the claim, in the group commit with the other lines and sends of the
+  // moment (one statement for the takes of a burst; a short transaction where a channel customer's
+  // relay goes with it): a process dying in between leaves the request taken, with its responsible,
+  // without this line (docs/decisions.md, "The take: one statement").
   // What the pushes tell came with the claim, so the winner waits for this one round trip only;
   // the pushes go out in the same order as ever, the line first.
   const appended = await postTakenLine(ctx, c.id, now);
@@ -208,7 +210,7 @@ async function afterClaim(ctx: ServiceContext, conversationId: string, first: Cl
 async function postTakenLine(ctx: ServiceContext, conversationId: string, now: Date) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await appendOnItsOwn(ctx.db, ctx.company.domain, infoMessage(conversationId, { info: 'taken', params: { name: ctx.user.name } }), now);
+      return await appendGrouped(ctx.db, ctx.company.domain, infoMessage(conversationId, { info: 'taken', params: { name: ctx.user.name } }), now);
     } catch (err) {
       if ((err as { code?: string }).code === 'P2028' && attempt < 3) continue;
       ctx.log.error({ err, conversationId }, 'take: the "taken" info message was not posted');
