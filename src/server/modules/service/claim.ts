@@ -10,7 +10,6 @@ import type { Conversation } from '../../../generated/prisma/client';
 import { CONVERSATION_TYPE } from '../../../shared/constants';
 import type { QueueViewer } from '../../../shared/domain/queue-visibility';
 import { SERVICE_TRANSITIONS } from '../../../shared/domain/service-states';
-import { batched, perDb } from '../../db/batch';
 import { hotQuery, Prisma, type Db } from '../../db/client';
 import { CALLER_COLUMNS, callerJoins, callerMayActSql } from '../../realtime/caller';
 import { TAKEN_WAITING_CTE, takenPushesSql, type TakenPushes } from './events';
@@ -155,23 +154,81 @@ async function claimStatement(db: Db, claimer: Claimer, now: Date): Promise<Clai
 /** Columns of the claim's row that are not the conversation's: `who`'s and CALLER_COLUMNS' (prefixed s_, u_, co_, m_, and verifyEmail). */
 const NOT_CONVERSATION = /^(_|s_|u_|co_|m_|verifyEmail$)/;
 
-let attemptSeq = 0;
-
 /**
- * Claims of one kind, the attempts of one event-loop turn as one statement (db/batch.ts), each
- * still read and judged on its own. Nothing is cached: each attempt's session and membership are
- * read by a statement that starts after the attempt arrived.
+ * Claims of one kind, the attempts of one event-loop turn as one statement, each still read and
+ * judged on its own. Nothing is cached: each attempt's session and membership are read by a
+ * statement that starts after the attempt arrived.
+ *
+ * An attempt on a request that a statement of this process is claiming right now waits for that
+ * statement here and goes in the next one. In the database it would wait for that statement's row
+ * lock (`locked`), and every other attempt of its own statement with it, holding their locks
+ * meanwhile: under a race those waits chained into the slowest takes (docs/performance.md section
+ * 25). Statements of other instances still meet at the row locks, which stay the referee.
  */
-function claimBatches<A>(claimer: (attempts: A[], now: Date) => Claimer) {
-  type Batched = { attempt: A; key: string; clock: { now(): Date } };
-  const claims = perDb((db: Db) =>
-    batched(async (batch: Batched[]) => {
-      const now = batch[0]!.clock.now();
-      const rows = await claimStatement(db, claimer(batch.map((b) => b.attempt), now), now);
-      return new Map(rows.map((claim, i) => [batch[i]!.key, claim]));
-    }, (b: Batched) => b.key),
-  );
-  return async (deps: { db: Db; clock: { now(): Date } }, attempt: A): Promise<Claim> => (await claims(deps.db, { attempt, key: String(++attemptSeq), clock: deps.clock }))!;
+class ClaimQueue<A extends { conversationId: string }> {
+  private next: Pending<A>[] = [];
+  private scheduled = false;
+  /** Requests a statement of this queue is claiming now, with the attempts on them that wait for it. */
+  private claiming = new Map<string, Pending<A>[]>();
+
+  constructor(
+    private db: Db,
+    private claimer: (attempts: A[], now: Date) => Claimer,
+  ) {}
+
+  add(attempt: A, clock: { now(): Date }): Promise<Claim> {
+    return new Promise((resolve, reject) => {
+      const pending = { attempt, clock, resolve, reject };
+      const waiting = this.claiming.get(attempt.conversationId);
+      if (waiting) waiting.push(pending);
+      else this.enqueue(pending);
+    });
+  }
+
+  private enqueue(pending: Pending<A>) {
+    this.next.push(pending);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush() {
+    this.scheduled = false;
+    const batch = this.next;
+    this.next = [];
+    const ids = new Set(batch.map((p) => p.attempt.conversationId));
+    for (const id of ids) this.claiming.set(id, []);
+    const now = batch[0]!.clock.now();
+    claimStatement(this.db, this.claimer(batch.map((p) => p.attempt), now), now)
+      .then(
+        (claims) => batch.forEach((p, i) => p.resolve(claims[i]!)),
+        (err: unknown) => batch.forEach((p) => p.reject(err)),
+      )
+      .finally(() => {
+        for (const id of ids) {
+          const waiting = this.claiming.get(id)!;
+          this.claiming.delete(id);
+          for (const p of waiting) this.enqueue(p);
+        }
+      });
+  }
+}
+
+interface Pending<A> {
+  attempt: A;
+  clock: { now(): Date };
+  resolve: (claim: Claim) => void;
+  reject: (err: unknown) => void;
+}
+
+/** One ClaimQueue per database client (tests run several apps, each with its own). */
+function claimBatches<A extends { conversationId: string }>(claimer: (attempts: A[], now: Date) => Claimer) {
+  const queues = new WeakMap<Db, ClaimQueue<A>>();
+  return (deps: { db: Db; clock: { now(): Date } }, attempt: A): Promise<Claim> => {
+    let queue = queues.get(deps.db);
+    if (!queue) queues.set(deps.db, (queue = new ClaimQueue(deps.db, claimer)));
+    return queue.add(attempt, deps.clock);
+  };
 }
 
 /** service:take's claim: the socket's session is read in the statement. */

@@ -120,7 +120,10 @@ export interface TakenPushes {
  * for a losing attempt. It reads the row of CTE `claimed` (the taken request's new row) of the
  * attempt `attempt` names, and sees the rows as they were before the statement's writes, so the
  * requests that statement took are left out of those waiting, and the taker and the new wait
- * sample are added. The wait samples are read only when someone still waits, as pushPositions does.
+ * samples are added. The places in a line after the statement are the same for every request it
+ * took from that line, so they are read and pushed once, with the first of them (TAKEN_WAITING_CTE):
+ * a burst of takes tells each waiting customer their place once, not once per take. The wait
+ * samples are read only when someone still waits, as pushPositions does.
  */
 export function takenPushesSql(now: Date, attempt: Prisma.Sql) {
   const since = new Date(now.getTime() - WAIT_SAMPLE_DAYS * 86_400_000);
@@ -130,17 +133,22 @@ export function takenPushesSql(now: Date, attempt: Prisma.Sql) {
       'waiting', (SELECT json_agg(json_build_object('id', q."id", 'creatorId', q."creatorId", 'queueUserId', q."queueUserId") ORDER BY q."queuedAt" ASC, q."id" ASC) FROM waiting q WHERE q."_for" = k."id"),
       'waits', CASE WHEN EXISTS (SELECT 1 FROM waiting q WHERE q."_for" = k."id") THEN ARRAY(
         SELECT t."ms" FROM (
-          SELECT "takenAt", (extract(epoch FROM "takenAt" - "queuedAt") * 1000)::float8 AS "ms" FROM "Conversation"
-          WHERE "companyId" = k."companyId" AND "takenAt" >= ${since} AND "queuedAt" IS NOT NULL AND "id" <> k."id"
-          UNION ALL SELECT k."takenAt", (extract(epoch FROM k."takenAt" - k."queuedAt") * 1000)::float8 WHERE k."queuedAt" IS NOT NULL
+          SELECT t0."takenAt", (extract(epoch FROM t0."takenAt" - t0."queuedAt") * 1000)::float8 AS "ms" FROM "Conversation" t0
+          WHERE t0."companyId" = k."companyId" AND t0."takenAt" >= ${since} AND t0."queuedAt" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed x WHERE x."id" = t0."id")
+          UNION ALL SELECT x."takenAt", (extract(epoch FROM x."takenAt" - x."queuedAt") * 1000)::float8 FROM claimed x
+          WHERE x."companyId" = k."companyId" AND x."queuedAt" IS NOT NULL
         ) t ORDER BY t."takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
       ) END)
     FROM claimed k WHERE k."_i" = ${attempt})`;
 }
 
-/** The CTE `waiting` takenPushesSql reads: for each taken request ("_for"), those still waiting in its line, over `claimed`. */
+/**
+ * The CTE `waiting` takenPushesSql reads: those still waiting in a line the statement took from,
+ * over `claimed`, for ("_for") the first request it took from that line (the lowest attempt).
+ */
 export const TAKEN_WAITING_CTE = Prisma.sql`waiting AS (
-      SELECT k."id" AS "_for", q."id", q."creatorId", q."queueUserId", q."queuedAt" FROM "Conversation" q, claimed k
+      SELECT k."id" AS "_for", q."id", q."creatorId", q."queueUserId", q."queuedAt"
+      FROM (SELECT DISTINCT ON ("companyId", "queueId") "id", "companyId", "queueId" FROM claimed ORDER BY "companyId", "queueId", "_i") k, "Conversation" q
       WHERE q."companyId" = k."companyId" AND q."inQueue" AND NOT EXISTS (SELECT 1 FROM claimed x WHERE x."id" = q."id")
         AND (q."queueId" = k."queueId" OR (q."queueId" IS NULL AND k."queueId" IS NULL))
     )`;
