@@ -59,9 +59,9 @@ export interface DatabaseSample {
 
 const CLOCK_TICKS_PER_S = 100; // USER_HZ: what /proc counts in, 100 on every Linux we run on
 
-/** utime + stime of every process whose name is `postgres`, in ms (a backend that exited during the sample takes its share with it). */
-function postgresCpuMs(): number {
-  let ticks = 0;
+/** utime + stime of each process whose name is `postgres`, in ms, by pid. */
+function postgresCpuMs(): Map<string, number> {
+  const byPid = new Map<string, number>();
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
@@ -74,9 +74,20 @@ function postgresCpuMs(): number {
     const close = stat.lastIndexOf(')');
     if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
     const fields = stat.slice(close + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat(5))
+    byPid.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S); // utime, stime (fields 14 and 15 of stat(5))
   }
-  return (ticks * 1000) / CLOCK_TICKS_PER_S;
+  return byPid;
+}
+
+/**
+ * CPU the PostgreSQL processes used between two readings: each process alive at the end, from its
+ * first reading (0 for one started meanwhile). A process that ended meanwhile (a closed connection)
+ * takes its share with it: an undercount, never a negative.
+ */
+function postgresCpuSince(start: Map<string, number>): number {
+  let ms = 0;
+  for (const [pid, now] of postgresCpuMs()) ms += Math.max(0, now - (start.get(pid) ?? 0));
+  return ms;
 }
 
 /** Busy and total jiffies of the whole machine (/proc/stat's first line). */
@@ -98,7 +109,7 @@ export function sampleDatabase(): { stop(): DatabaseSample | null } {
   const t0 = performance.now();
   return {
     stop() {
-      const cpuMs = postgresCpuMs() - db0;
+      const cpuMs = postgresCpuSince(db0);
       const m1 = machineTicks();
       const wall = performance.now() - t0;
       const total = m1.total - m0.total;
