@@ -199,7 +199,9 @@ class ClaimQueue<A extends { conversationId: string }> {
     const ids = new Set(batch.map((p) => p.attempt.conversationId));
     for (const id of ids) this.claiming.set(id, []);
     const now = batch[0]!.clock.now();
-    claimStatement(this.db, this.claimer(batch.map((p) => p.attempt), now), now)
+    // Built inside the chain: whatever fails, every attempt of the batch is answered and the requests are let go.
+    Promise.resolve()
+      .then(() => claimStatement(this.db, this.claimer(batch.map((p) => p.attempt), now), now))
       .then(
         (claims) => batch.forEach((p, i) => p.resolve(claims[i]!)),
         (err: unknown) => batch.forEach((p) => p.reject(err)),
