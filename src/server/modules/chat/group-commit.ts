@@ -1,8 +1,9 @@
 /**
- * Group commit of plain text sends and the server's info lines (issue 22): the sends that arrive while the previous batch is
- * being written (or in the same event-loop turn when none is) are written together by ONE
- * statement, `chat_append_messages` (migration 20261129100000), across conversations: one round
- * trip, one transaction and one commit (one WAL flush) for the batch instead of one per message.
+ * Group commit of plain text sends and the server's info lines (issue 22): the messages that arrive
+ * while the previous batch is being written (or in the same event-loop turn when none is) are
+ * written together by ONE statement, `chat_append_messages` (migrations 20261129100000 and
+ * 20261130100000), across conversations: one round trip, one transaction and one commit (one WAL
+ * flush) for the batch instead of one per message.
  *
  * Each send still gets exactly what `appendOnItsOwn` would give it, and only after the batch
  * committed (the statement is its own transaction: pg answers after COMMIT). The function answers
