@@ -1,7 +1,8 @@
 /**
  * Stopping the app closes its database connections before it stops an embedded PostgreSQL:
  * closeDb returns once every connection has ended, not once each was asked to (pg's Pool.end), so
- * a shutdown no longer logs each cut connection as lost.
+ * a shutdown no longer logs each cut connection as lost. And the prepared hot statements run on
+ * connections of their own, where PostgreSQL plans them once.
  */
 import pg from 'pg';
 import { expect, it } from 'vitest';
@@ -30,10 +31,13 @@ it('closes every connection, the ORM’s and the raw ones, before it returns', a
   const pids = await Promise.all(
     [0, 1, 2].map(async () => (await hotQuery<{ pid: number }>(db, Prisma.sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.1)`))[0]!.pid),
   );
+  // And the prepared statements' own connection.
+  const [prepared] = await hotQuery<{ pid: number }>(db, Prisma.sql`SELECT pg_backend_pid() AS pid`, { prepared: true });
+  pids.push(prepared!.pid);
   await db.user.count();
-  expect(new Set(pids).size).toBe(3);
+  expect(new Set(pids).size).toBe(4);
   const observer = await observe(url);
-  expect(await observer.alive(pids)).toBe(3);
+  expect(await observer.alive(pids)).toBe(4);
 
   await closeDb(db);
   await observer.terminate(pids);
@@ -50,4 +54,17 @@ it('closes a pool only raw statements used (the ORM never connected)', async () 
   await closeDb(db);
   expect(await observer.alive([pid!])).toBe(0);
   await observer.end();
+});
+
+it('plans the prepared hot statements once (the generic plan), and leaves the ORM’s to PostgreSQL', async () => {
+  const db = createDb(await createTestDatabase(), { poolSize: 2 });
+  const mode = Prisma.sql`SELECT current_setting('plan_cache_mode') AS mode`;
+  expect(await hotQuery(db, mode, { prepared: true })).toEqual([{ mode: 'force_generic_plan' }]);
+  expect(await hotQuery(db, mode)).toEqual([{ mode: 'auto' }]);
+  expect(await db.$queryRaw(mode)).toEqual([{ mode: 'auto' }]);
+  // A prepared statement whose array decides how many rows it finds: the generic plan answers the
+  // same as any plan would.
+  const many = (n: number) => Prisma.sql`SELECT count(*)::int AS n FROM unnest(${Array.from({ length: n }, (_, i) => i)}::int[]) x WHERE x >= 0`;
+  for (const n of [1, 3, 200]) expect(await hotQuery(db, many(n), { prepared: true })).toEqual([{ n }]);
+  await closeDb(db);
 });

@@ -7,8 +7,24 @@ import { pgConnectionFields } from './url';
 export type Db = InstanceType<typeof PrismaClient>;
 export { Prisma } from '../../generated/prisma/client';
 
-/** The pg pool under each client made by createDb (the ORM's own connections). */
-const pools = new WeakMap<object, pg.Pool>();
+/**
+ * The pg pools under each client made by createDb: `orm`, the ORM's own connections (also
+ * `hotQuery`'s unprepared statements), and `prepared`, a few connections of their own for
+ * `hotQuery`'s prepared statements, where PostgreSQL always runs the generic plan (see HOT_OPTIONS).
+ */
+const pools = new WeakMap<object, { orm: pg.Pool; prepared: pg.Pool }>();
+
+/**
+ * The prepared hot statements take arrays (one element per send or attempt of the batch). Under
+ * the default `plan_cache_mode = auto` PostgreSQL plans such a statement again at every bind: the
+ * custom plan knows the arrays' lengths, so its estimate always beats the generic one, and that
+ * planning cost more than running the statement (the send's read: bind 1.42 ms, execute 0.28 ms;
+ * the take's claim ~5 ms per bind; docs/performance.md section 26). Forcing the generic plan is
+ * right for these statements only: every one of them finds its rows by index from the arrays'
+ * elements. The ORM's statements keep `auto` on their own pool (pg applies the setting to unnamed
+ * statements too, where a custom plan is usually the better one).
+ */
+const HOT_OPTIONS = '-c plan_cache_mode=force_generic_plan';
 
 /**
  * `onError`: a pooled connection the server closed (a restart, a failover, the database dropped).
@@ -18,14 +34,20 @@ const pools = new WeakMap<object, pg.Pool>();
  */
 export function createDb(url: string, opts: { poolSize?: number; onError?: (err: Error) => void } = {}): Db {
   const onError = opts.onError ?? (() => {});
-  const pool = new pg.Pool({ ...pgConnectionFields(url), max: opts.poolSize ?? 10 });
+  const poolSize = opts.poolSize ?? 10;
+  const pool = new pg.Pool({ ...pgConnectionFields(url), max: poolSize });
+  // As many as the ORM's: a group-commit batch waiting for a row lock holds its connection, and the
+  // next turn's reads must still find one (pg opens them only when that many are busy at once).
+  const prepared = new pg.Pool({ ...pgConnectionFields(url), max: poolSize, options: HOT_OPTIONS });
   // From the start, not only once the adapter connects (lazily, at Prisma's first query): `hotQuery`
   // may use the pool first. And on every connection, checked out or idle.
-  pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
+  for (const p of [pool, prepared]) {
+    p.on('error', onError);
+    p.on('connect', (client) => client.on('error', onError));
+  }
   const adapter = new PrismaPg(pool, { onPoolError: onError, onConnectionError: onError, disposeExternalPool: true });
   const db = new PrismaClient({ adapter });
-  pools.set(db, pool);
+  pools.set(db, { orm: pool, prepared });
   return db;
 }
 
@@ -36,16 +58,20 @@ export function createDb(url: string, opts: { poolSize?: number; onError?: (err:
  * lost connection.
  */
 export async function closeDb(db: Db): Promise<void> {
-  const pool = pools.get(db);
-  let open = pool?.totalCount ?? 0;
-  const closed = new Promise<void>((resolve) => {
-    if (!pool || open === 0) return resolve();
-    pool.on('remove', () => --open === 0 && resolve());
-  });
+  const both = pools.get(db);
+  const all = both ? [both.orm, both.prepared] : [];
+  const closed = all.map(
+    (pool) =>
+      new Promise<void>((resolve) => {
+        let open = pool.totalCount;
+        if (open === 0) return resolve();
+        pool.on('remove', () => --open === 0 && resolve());
+      }),
+  );
   await db.$disconnect();
-  // The ORM ends the pool only if it ever connected; `hotQuery` alone may have used it.
-  if (pool && !pool.ending) await pool.end();
-  await closed;
+  // The ORM ends its pool only if it ever connected; `hotQuery` alone may have used it.
+  for (const pool of all) if (!pool.ending) await pool.end();
+  await Promise.all(closed);
 }
 
 /** Result types as the ORM's raw queries give them (pg's defaults differ for these). */
@@ -74,18 +100,18 @@ const asParam = (v: unknown) => (v instanceof Date ? v.toISOString() : typeof v 
  * Errors are pg's own (`code` is the SQLSTATE): see raw-errors.ts.
  */
 export async function hotQuery<T = Record<string, unknown>>(db: Db | Prisma.TransactionClient, sql: Prisma.Sql, opts: { prepared?: boolean } = {}): Promise<T[]> {
-  const pool = pools.get(db);
-  if (!pool) return db.$queryRaw<T[]>(sql);
-  const name = opts.prepared ? preparedName(sql.text) : undefined;
-  const res = await pool.query({ text: sql.text, values: sql.values.map(asParam), types: TYPES, ...(name && { name }) });
+  const both = pools.get(db);
+  if (!both) return db.$queryRaw<T[]>(sql);
+  const query = { text: sql.text, values: sql.values.map(asParam), types: TYPES };
+  const res = opts.prepared ? await both.prepared.query({ ...query, name: preparedName(sql.text) }) : await both.orm.query(query);
   return res.rows as T[];
 }
 
 const preparedNames = new Map<string, string>();
 /**
- * `prepared`: the statement is parsed and planned once per pooled connection (a named statement)
- * instead of on every call: for the few long statements every take or send runs, whose planning
- * costs the database more than running them.
+ * `prepared`: the statement is parsed once per pooled connection (a named statement) and planned
+ * once (HOT_OPTIONS) instead of on every call: for the few long statements every take or send
+ * runs, whose parsing and planning cost the database more than running them.
  */
 function preparedName(text: string): string {
   let name = preparedNames.get(text);
