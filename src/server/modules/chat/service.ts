@@ -413,11 +413,18 @@ export async function appendMessage(tx: Prisma.TransactionClient, domain: string
 /** The joined columns every append query selects (see appendMessage), for `appendedRow`. */
 export const APPENDED_JOIN = Prisma.sql`au."name" AS "authorName",
       r."id" AS "r_id", r."seq" AS "r_seq", r."authorId" AS "r_authorId", r."type" AS "r_type", r."text" AS "r_text",
-      r."fileName" AS "r_fileName", r."removed" AS "r_removed", ra."name" AS "r_authorName"`;
+      r."fileName" AS "r_fileName", r."removed" AS "r_removed", r."authorName" AS "r_authorName"`;
 
-/** Joined to an append function `f` for APPENDED_JOIN's columns. */
-export const APPENDED_JOINS = Prisma.sql`LEFT JOIN "User" au ON au."id" = (f.out_message)."authorId"
-    LEFT JOIN "Message" r ON r."id" = (f.out_message)."replyToId" LEFT JOIN "User" ra ON ra."id" = r."authorId"`;
+/**
+ * Joined to an append function `f` for APPENDED_JOIN's columns. Each a LATERAL subquery with LIMIT
+ * (which the planner cannot fold into a plain join), so each row is looked up by its primary key
+ * whatever the statistics say: the prepared group commit keeps the plan it made first, when the
+ * tables may have looked empty, and plain joins were then planned as hashes of whole tables,
+ * "Message" included (issue 22, docs/performance.md section 26).
+ */
+export const APPENDED_JOINS = Prisma.sql`LEFT JOIN LATERAL (SELECT u."name" FROM "User" u WHERE u."id" = (f.out_message)."authorId" LIMIT 1) au ON true
+    LEFT JOIN LATERAL (SELECT m."id", m."seq", m."authorId", m."type", m."text", m."fileName", m."removed", u."name" AS "authorName"
+      FROM "Message" m LEFT JOIN "User" u ON u."id" = m."authorId" WHERE m."id" = (f.out_message)."replyToId" LIMIT 1) r ON true`;
 
 /** A row of an append function (the message's columns, f_companyId, f_participants and APPENDED_JOIN) as the message and its audience. */
 export function appendedRow(inserted: Record<string, unknown>) {
