@@ -120,7 +120,8 @@ export interface TakenPushes {
  * for a losing attempt. It reads the row of CTE `claimed` (the taken request's new row) of the
  * attempt `attempt` names, and sees the rows as they were before the statement's writes, so the
  * requests that statement took are left out of those waiting, and the taker and the new wait
- * samples are added. The places in a line after the statement are the same for every request it
+ * samples are added (the newest of those stored, read backwards on the index by company and
+ * time taken, then with the statement's own). The places in a line after the statement are the same for every request it
  * took from that line, so they are read and pushed once, with the first of them (TAKEN_WAITING_CTE):
  * a burst of takes tells each waiting customer their place once, not once per take. The wait
  * samples are read only when someone still waits, as pushPositions does.
@@ -133,8 +134,9 @@ export function takenPushesSql(now: Date, attempt: Prisma.Sql) {
       'waiting', (SELECT json_agg(json_build_object('id', q."id", 'creatorId', q."creatorId", 'queueUserId', q."queueUserId") ORDER BY q."queuedAt" ASC, q."id" ASC) FROM waiting q WHERE q."_for" = k."id"),
       'waits', CASE WHEN EXISTS (SELECT 1 FROM waiting q WHERE q."_for" = k."id") THEN ARRAY(
         SELECT t."ms" FROM (
-          SELECT t0."takenAt", (extract(epoch FROM t0."takenAt" - t0."queuedAt") * 1000)::float8 AS "ms" FROM "Conversation" t0
-          WHERE t0."companyId" = k."companyId" AND t0."takenAt" >= ${since} AND t0."queuedAt" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed x WHERE x."id" = t0."id")
+          (SELECT t0."takenAt", (extract(epoch FROM t0."takenAt" - t0."queuedAt") * 1000)::float8 AS "ms" FROM "Conversation" t0
+            WHERE t0."companyId" = k."companyId" AND t0."takenAt" >= ${since} AND t0."queuedAt" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed x WHERE x."id" = t0."id")
+            ORDER BY t0."takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE})
           UNION ALL SELECT x."takenAt", (extract(epoch FROM x."takenAt" - x."queuedAt") * 1000)::float8 FROM claimed x
           WHERE x."companyId" = k."companyId" AND x."queuedAt" IS NOT NULL
         ) t ORDER BY t."takenAt" DESC LIMIT ${WAIT_SAMPLE_SIZE}
