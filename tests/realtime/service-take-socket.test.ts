@@ -51,8 +51,12 @@ describe('service:take', () => {
     const vUpdates = record(sv, 'conversation:updated');
     const { conversationId } = await v.call('customer.request', { domain: c.domain, queueKey: 'faleconosco', name: 'Vera' });
     const grouped = groupCommitStats(server.db).items;
+    const bMessages = record(sb, 'message:new');
 
     expect(await take(sb, { domain: c.domain, conversationId })).toEqual({ ok: true, conversationId });
+    // The request is Bia's from the answer on; the line follows it (the desk gets it as a push).
+    expect(await server.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ takenById: bia.userId, inQueue: false });
+    await until(() => bMessages.some((m) => m.type === 'info' && m.text === 'Bia took the service'));
     // The "taken" line went through the group commit (one statement for the lines of a burst), as the server's own line.
     expect(groupCommitStats(server.db).items).toBe(grouped + 1);
     const line = await server.db.message.findFirstOrThrow({ where: { conversationId, data: { path: ['info'], equals: 'taken' } } });
@@ -107,8 +111,11 @@ describe('service:take', () => {
     for (const r of rows) expect(r.takenById).toBe(attendants[won.get(r.id)![0]!]!.userId);
     const responsibles = await server.db.participant.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, responsible: true }, _count: true });
     expect(responsibles.map((r) => r._count).sort()).toEqual(ids.map(() => 1));
-    const lines = await server.db.message.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, type: 'info', data: { path: ['info'], equals: 'taken' } }, _count: true });
-    expect(lines.map((l) => l._count)).toEqual(ids.map(() => 1));
+    // Each winner was answered before its line was written: wait for the lines, then count them.
+    const takenLines = () =>
+      server.db.message.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, type: 'info', data: { path: ['info'], equals: 'taken' } }, _count: true });
+    await until(async () => (await takenLines()).length === ids.length);
+    expect((await takenLines()).map((l) => l._count)).toEqual(ids.map(() => 1));
     // A desk hears each request leave exactly once, in bursts merged (queue-removals.ts).
     await until(() => heard.flatMap((p) => p.conversationIds).length >= ids.length);
     expect(heard.flatMap((p) => p.conversationIds).sort()).toEqual([...ids].sort());

@@ -139,7 +139,10 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
   assertMayWork(ctx);
   // Admins may serve Contact Us tickets whatever their profile says; others are asked only when
   // the claim found a ticket it would otherwise have taken.
-  return afterClaim(ctx, conversationId, await claimAs(ctx, conversationId, ctx.member.isAdmin));
+  const { told, ...taken } = await afterClaim(ctx, conversationId, await claimAs(ctx, conversationId, ctx.member.isAdmin));
+  // Over HTTP the answer waits for the line: an integration reading the conversation right after finds it.
+  await told;
+  return taken;
 }
 
 /**
@@ -149,6 +152,10 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
  * claims only where callerMayActSql and MEMBER_MAY_WORK_SQL let the caller through; the answer is
  * still callerFromRow's and assertMayWork's, from the row it read, in their order and words, then
  * takeRequest's.
+ * The desk is answered as soon as the claim is known; the "taken" line and the pushes follow it.
+ * They cannot change the answer (a line that fails is logged, never answered as a failure), and the
+ * desk gets the line as a push like every participant. Waiting for the line's round trip was the
+ * winners' tail: p99 81-99 -> 53-60 ms in bench/queue-take (docs/performance.md section 26).
  */
 export async function takeAsCaller(deps: Omit<ServiceContext, 'company' | 'member' | 'user'>, sessionId: string, domain: string, conversationId: string) {
   const claim = await claimForSession(deps, { sessionId, domain, conversationId });
@@ -161,7 +168,8 @@ export async function takeAsCaller(deps: Omit<ServiceContext, 'company' | 'membe
     if (claim.won) deps.log.error({ err, conversationId }, 'service:take: claimed for a caller the rules refuse');
     throw err;
   }
-  return afterClaim(ctx, conversationId, claim);
+  const { told: _told, ...taken } = await afterClaim(ctx, conversationId, claim);
+  return taken;
 }
 
 /** The claim of an attendant the member procedure (or callerFromRow) let through. */
@@ -170,8 +178,11 @@ function claimAs(ctx: ServiceContext, conversationId: string, ticketsAllowed: bo
   return claimForAttendant(ctx, { ...who, ticketsAllowed, conversationId });
 }
 
-/** What a take does once its first claim is known: the refusal in takeRequest's words, or the winner's line and pushes. */
-async function afterClaim(ctx: ServiceContext, conversationId: string, first: Claim) {
+/**
+ * What a take does once its first claim is known: the refusal in takeRequest's words, or the
+ * winner's line and pushes, under way: `told` settles (never rejects) once they went out.
+ */
+async function afterClaim(ctx: ServiceContext, conversationId: string, first: Claim): Promise<{ conversationId: string; told: Promise<void> }> {
   const now = first.now;
   let claim = first;
   if (!claim.won) {
@@ -193,12 +204,15 @@ async function afterClaim(ctx: ServiceContext, conversationId: string, first: Cl
   // moment (one statement for the takes of a burst; a short transaction where a channel customer's
   // relay goes with it): a process dying in between leaves the request taken, with its responsible,
   // without this line (docs/decisions.md, "The take: one statement").
-  // What the pushes tell came with the claim, so the winner waits for this one round trip only;
-  // the pushes go out in the same order as ever, the line first.
-  const appended = await postTakenLine(ctx, c.id, now);
-  emitAll(ctx.realtime, [appended]);
-  if (claim.taken) emitTaken(ctx, c, ctx.company.domain, claim.taken);
-  return { conversationId: c.id };
+  // What the pushes tell came with the claim; they go out in the same order as ever, the line first.
+  const pushes = claim.taken;
+  const told = postTakenLine(ctx, c.id, now)
+    .then((appended) => {
+      emitAll(ctx.realtime, [appended]);
+      if (pushes) emitTaken(ctx, c, ctx.company.domain, pushes);
+    })
+    .catch((err: unknown) => ctx.log.error({ err, conversationId }, 'take: the pushes after the claim failed'));
+  return { conversationId: c.id, told };
 }
 
 /**
