@@ -19,7 +19,7 @@ const pools = new WeakMap<object, { orm: pg.Pool; prepared: pg.Pool }>();
  * the default `plan_cache_mode = auto` PostgreSQL plans such a statement again at every bind: the
  * custom plan knows the arrays' lengths, so its estimate always beats the generic one, and that
  * planning cost more than running the statement (the send's read: bind 1.42 ms, execute 0.28 ms;
- * the take's claim ~5 ms per bind; docs/performance.md section 26). Forcing the generic plan is
+ * the take's claim ~5 ms per bind; docs/performance.md sections 25 and 26). Forcing the generic plan is
  * right for these statements only: every one of them finds its rows by index from the arrays'
  * elements. The ORM's statements keep `auto` on their own pool (pg applies the setting to unnamed
  * statements too, where a custom plan is usually the better one).
