@@ -9,7 +9,7 @@ export { Prisma } from '../../generated/prisma/client';
 
 /**
  * The pg pools under each client made by createDb: `orm`, the ORM's own connections (also
- * `hotQuery`'s unprepared statements), and `prepared`, a few connections of their own for
+ * `hotQuery`'s unprepared statements), and `prepared`, connections of their own for
  * `hotQuery`'s prepared statements, where PostgreSQL always runs the generic plan (see HOT_OPTIONS).
  */
 const pools = new WeakMap<object, { orm: pg.Pool; prepared: pg.Pool }>();

@@ -155,7 +155,7 @@ export async function takeRequest(ctx: ServiceContext, conversationId: string) {
  * The desk is answered as soon as the claim is known; the "taken" line and the pushes follow it.
  * They cannot change the answer (a line that fails is logged, never answered as a failure), and the
  * desk gets the line as a push like every participant. Waiting for the line's round trip was the
- * winners' tail: p99 81-99 -> 53-60 ms in bench/queue-take (docs/performance.md section 26).
+ * winners' tail: p99 81-99 -> 53-66 ms in bench/queue-take (docs/performance.md section 26).
  */
 export async function takeAsCaller(deps: Omit<ServiceContext, 'company' | 'member' | 'user'>, sessionId: string, domain: string, conversationId: string) {
   const claim = await claimForSession(deps, { sessionId, domain, conversationId });
