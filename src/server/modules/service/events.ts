@@ -121,10 +121,10 @@ export interface TakenPushes {
  * attempt `attempt` names, and sees the rows as they were before the statement's writes, so the
  * requests that statement took are left out of those waiting, and the taker and the new wait
  * samples are added (the newest of those stored, read backwards on the index by company and
- * time taken, then with the statement's own). The places in a line after the statement are the same for every request it
- * took from that line, so they are read and pushed once, with the first of them (TAKEN_WAITING_CTE):
- * a burst of takes tells each waiting customer their place once, not once per take. The wait
- * samples are read only when someone still waits, as pushPositions does.
+ * time taken, then with the statement's own). The places in a line after the statement are the
+ * same for every request it took from that line, so they are read and pushed once, with the first
+ * of them (TAKEN_WAITING_CTE): a burst of takes tells each waiting customer their place once, not
+ * once per take. The wait samples are read only when someone still waits, as pushPositions does.
  */
 export function takenPushesSql(now: Date, attempt: Prisma.Sql) {
   const since = new Date(now.getTime() - WAIT_SAMPLE_DAYS * 86_400_000);
